@@ -1,0 +1,66 @@
+//! A bounds-checked read position over a byte slice. Never panics, never allocates.
+
+/// The input ended: at least `needed` more bytes were required by the read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Incomplete {
+    /// Bytes missing for the read that failed.
+    pub needed: usize,
+}
+
+/// A read position in a byte slice; every read checks the bounds and reports how many bytes
+/// were missing.
+#[derive(Clone, Debug)]
+pub struct Cursor<'a> {
+    input: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of `input`.
+    pub const fn new(input: &'a [u8]) -> Self {
+        Cursor { input, pos: 0 }
+    }
+
+    /// Bytes consumed so far.
+    pub const fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes not yet consumed.
+    pub const fn remaining(&self) -> usize {
+        // pos never passes input.len(): every advance is by a slice that was taken.
+        self.input.len().saturating_sub(self.pos)
+    }
+
+    /// Takes the next `n` bytes.
+    pub fn take(&mut self, n: usize) -> Result<&'a [u8], Incomplete> {
+        let rest = self.input.get(self.pos..).unwrap_or_default();
+        match rest.get(..n) {
+            Some(bytes) => {
+                self.pos = self.pos.saturating_add(n);
+                Ok(bytes)
+            }
+            None => Err(Incomplete {
+                needed: n.saturating_sub(rest.len()),
+            }),
+        }
+    }
+
+    /// Takes the next `N` bytes as an array.
+    pub fn take_array<const N: usize>(&mut self) -> Result<[u8; N], Incomplete> {
+        let bytes = self.take(N)?;
+        // take(N) returned exactly N bytes, so the conversion cannot fail.
+        <[u8; N]>::try_from(bytes).map_err(|_| Incomplete { needed: N })
+    }
+
+    /// Takes one byte.
+    pub fn take_u8(&mut self) -> Result<u8, Incomplete> {
+        match self.input.get(self.pos) {
+            Some(&b) => {
+                self.pos = self.pos.saturating_add(1);
+                Ok(b)
+            }
+            None => Err(Incomplete { needed: 1 }),
+        }
+    }
+}

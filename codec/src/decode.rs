@@ -1,0 +1,233 @@
+//! The decoder: header layer + limits + builder, one loop, no recursion.
+
+use crate::build::Builder;
+use crate::cursor::{Cursor, Incomplete};
+use crate::error::{Error, ErrorKind, Limit};
+use crate::header::{Header, HeaderError};
+use crate::limits::Limits;
+use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
+use crate::traverse::Token;
+use crate::value::Value;
+
+/// What to do with a str whose bytes are not UTF-8.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InvalidUtf8 {
+    /// Reject the input with [`ErrorKind::InvalidUtf8`].
+    #[default]
+    Reject,
+    /// Replace each invalid sequence with U+FFFD (which can triple the str's size; the
+    /// tripled size is charged to `max_alloc_bytes` first).
+    Replace,
+}
+
+/// A decoder with its [`Limits`] and options. Cheap to build, reusable, `Send + Sync`.
+#[derive(Clone, Debug, Default)]
+pub struct Decoder {
+    limits: Limits,
+    invalid_utf8: InvalidUtf8,
+}
+
+/// Facts about one successful decode, from [`Decoder::decode_with_stats`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DecodeStats {
+    /// Bytes the value took.
+    pub consumed: usize,
+    /// Heap bytes charged to `max_alloc_bytes`.
+    pub charged_bytes: usize,
+}
+
+impl Decoder {
+    /// A decoder with these limits.
+    pub fn new(limits: Limits) -> Self {
+        Decoder {
+            limits,
+            invalid_utf8: InvalidUtf8::Reject,
+        }
+    }
+
+    /// The same decoder with another policy for invalid UTF-8 in str.
+    #[must_use]
+    pub fn with_invalid_utf8(mut self, policy: InvalidUtf8) -> Self {
+        self.invalid_utf8 = policy;
+        self
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Decodes exactly one value; bytes after it are an error.
+    pub fn decode(&self, input: &[u8]) -> Result<Value, Error> {
+        let (value, stats) = self.decode_with_stats(input)?;
+        if stats.consumed < input.len() {
+            return Err(Error::new(
+                ErrorKind::TrailingBytes {
+                    count: input.len().saturating_sub(stats.consumed),
+                },
+                stats.consumed,
+                0,
+            ));
+        }
+        Ok(value)
+    }
+
+    /// Decodes the value at the start of `input`; returns it and the bytes it took.
+    pub fn decode_prefix(&self, input: &[u8]) -> Result<(Value, usize), Error> {
+        self.decode_with_stats(input)
+            .map(|(value, stats)| (value, stats.consumed))
+    }
+
+    /// Like [`decode_prefix`](Self::decode_prefix), with what the decode charged.
+    pub fn decode_with_stats(&self, input: &[u8]) -> Result<(Value, DecodeStats), Error> {
+        let mut run = Run {
+            cur: Cursor::new(input),
+            builder: Builder::new(&self.limits),
+            limits: &self.limits,
+            invalid_utf8: self.invalid_utf8,
+        };
+        loop {
+            let start = run.cur.position();
+            let step = run.item();
+            let done = step.map_err(|kind| Error::new(kind, start, run.builder.depth()))?;
+            if let Some(value) = done {
+                let stats = DecodeStats {
+                    consumed: run.cur.position(),
+                    charged_bytes: run.builder.charged(),
+                };
+                return Ok((value, stats));
+            }
+        }
+    }
+}
+
+/// Decodes exactly one value with `Limits::default()`; bytes after it are an error.
+pub fn decode(input: &[u8]) -> Result<Value, Error> {
+    Decoder::default().decode(input)
+}
+
+/// Decodes the value at the start of `input` with `Limits::default()`; returns it and the
+/// bytes it took.
+pub fn decode_prefix(input: &[u8]) -> Result<(Value, usize), Error> {
+    Decoder::default().decode_prefix(input)
+}
+
+struct Run<'a, 'l> {
+    cur: Cursor<'a>,
+    builder: Builder,
+    limits: &'l Limits,
+    invalid_utf8: InvalidUtf8,
+}
+
+impl<'a> Run<'a, '_> {
+    /// The input ended inside the current item, `missing` bytes short; every item the open
+    /// containers still expect after it needs at least one more byte.
+    fn unexpected_end(&self, missing: usize) -> ErrorKind {
+        ErrorKind::UnexpectedEnd {
+            needed: missing.saturating_add(self.builder.pending_after_current()),
+        }
+    }
+
+    fn incomplete(&self, e: Incomplete) -> ErrorKind {
+        self.unexpected_end(e.needed)
+    }
+
+    fn check(&self, limit: Limit, claimed: u32) -> Result<usize, ErrorKind> {
+        // A u32 always fits usize on the 32- and 64-bit targets Rust supports with std.
+        let claimed = usize::try_from(claimed).unwrap_or(usize::MAX);
+        let max = self.limits.get(limit);
+        if claimed > max {
+            return Err(ErrorKind::LimitExceeded {
+                limit,
+                max,
+                claimed,
+            });
+        }
+        Ok(claimed)
+    }
+
+    fn body(&mut self, len: usize) -> Result<&'a [u8], ErrorKind> {
+        self.cur.take(len).map_err(|e| self.incomplete(e))
+    }
+
+    /// Reads one item (a scalar with its body, or a container header) and hands it to the
+    /// builder.
+    fn item(&mut self) -> Result<Option<Value>, ErrorKind> {
+        let header = match Header::read(&mut self.cur) {
+            Ok(h) => h,
+            Err(HeaderError::Incomplete(e)) => return Err(self.incomplete(e)),
+            Err(HeaderError::ReservedMarker) => return Err(ErrorKind::ReservedMarker),
+        };
+        let token = match header {
+            Header::Nil => Token::Nil,
+            Header::Bool(b) => Token::Bool(b),
+            Header::Uint(n) => Token::Integer(n.into()),
+            Header::Int(n) => Token::Integer(n.into()),
+            Header::F32(x) => Token::F32(x),
+            Header::F64(x) => Token::F64(x),
+            Header::Str(len) => {
+                let len = self.check(Limit::StrLen, len)?;
+                let bytes = self.body(len)?;
+                match std::str::from_utf8(bytes) {
+                    Ok(s) => Token::Str(s),
+                    Err(e) => return self.invalid_utf8(bytes, e.valid_up_to()),
+                }
+            }
+            Header::Bin(len) => {
+                let len = self.check(Limit::BinLen, len)?;
+                Token::Bin(self.body(len)?)
+            }
+            Header::Ext { ext_type, len } => {
+                let len = self.check(Limit::ExtLen, len)?;
+                let payload = self.body(len)?;
+                if ext_type == TIMESTAMP_EXT_TYPE {
+                    let ts = Timestamp::from_ext_payload(payload)
+                        .map_err(ErrorKind::InvalidTimestamp)?;
+                    Token::Timestamp(ts)
+                } else {
+                    Token::Ext(ext_type, payload)
+                }
+            }
+            Header::Array(len) => {
+                let len = self.check(Limit::ArrayLen, len)?;
+                self.check_room(len)?;
+                Token::Array(len)
+            }
+            Header::Map(len) => {
+                let len = self.check(Limit::MapLen, len)?;
+                self.check_room(len.saturating_mul(2))?;
+                Token::Map(len)
+            }
+        };
+        self.builder.push_token(token)
+    }
+
+    /// Refuses a container whose children could not fit in the input left: each needs a byte.
+    fn check_room(&self, children: usize) -> Result<(), ErrorKind> {
+        let needs = children.saturating_add(self.builder.pending_after_current());
+        let left = self.cur.remaining();
+        if needs > left {
+            return Err(ErrorKind::UnexpectedEnd {
+                needed: needs.saturating_sub(left),
+            });
+        }
+        Ok(())
+    }
+
+    fn invalid_utf8(
+        &mut self,
+        bytes: &[u8],
+        valid_up_to: usize,
+    ) -> Result<Option<Value>, ErrorKind> {
+        match self.invalid_utf8 {
+            InvalidUtf8::Reject => Err(ErrorKind::InvalidUtf8 { valid_up_to }),
+            InvalidUtf8::Replace => {
+                // Each invalid byte becomes at most three bytes of U+FFFD; charge that first.
+                self.builder.charge(bytes.len().saturating_mul(3))?;
+                let replaced = String::from_utf8_lossy(bytes);
+                self.builder.push_token(Token::Str(&replaced))
+            }
+        }
+    }
+}

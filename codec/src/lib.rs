@@ -1,0 +1,73 @@
+//! # hardpack
+//!
+//! A MessagePack codec that no input can knock over.
+//!
+//! - **Bounds-checked**: every read goes through a cursor that reports how many bytes were
+//!   missing; there is no `unsafe` and no panicking index in the crate.
+//! - **Stack-free**: decoding, encoding, cloning, comparing, printing and dropping a
+//!   [`Value`] walk an explicit heap stack; input cannot make the native stack grow.
+//! - **Allocation-capped**: claimed lengths are checked against [`Limits`] and against the
+//!   bytes left before anything is reserved, and every byte the decode allocates is charged
+//!   to `max_alloc_bytes` before it is requested.
+//!
+//! ```
+//! use hardpack::{decode, encode, Decoder, ErrorKind, Limit, Limits, Value};
+//!
+//! let value = decode(&[0x92, 0x01, 0xa1, b'a'])?;
+//! assert_eq!(value, Value::from(vec![Value::from(1u8), Value::from("a")]));
+//! assert_eq!(encode(&value)?, [0x92, 0x01, 0xa1, b'a']);
+//!
+//! // An array claiming 4294967295 elements in five bytes is refused before any allocation.
+//! let err = decode(&[0xdd, 0xff, 0xff, 0xff, 0xff]).unwrap_err();
+//! assert_eq!(err.limit(), Some(Limit::ArrayLen));
+//! assert_eq!(
+//!     err.to_string(),
+//!     "array length 4294967295 exceeds max_array_len 1048576 at byte 0, depth 0"
+//! );
+//!
+//! // Limits are per decoder.
+//! let strict = Decoder::new(Limits::default().with(Limit::Depth, 1));
+//! assert!(matches!(
+//!     strict.decode(&[0x91, 0x90]).unwrap_err().kind(),
+//!     ErrorKind::LimitExceeded { limit: Limit::Depth, max: 1, claimed: 2 }
+//! ));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## What is still unbounded
+//! Encoding appends to a `Vec<u8>` whose growth is the caller's to bound (it is at most a
+//! few bytes more than the input that produced a decoded value). Building `Value`s by hand is
+//! not limited. `Drop` of a value may allocate a traversal stack of up to
+//! [`DROP_RESERVE_PER_CONTAINER`] bytes per nested container; decoding charges that in advance.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects,
+        clippy::unwrap_used,
+        clippy::panic
+    )
+)]
+
+mod build;
+pub mod cursor;
+mod decode;
+mod encode;
+mod error;
+pub mod header;
+mod limits;
+#[cfg(feature = "rmpv")]
+mod rmpv_conv;
+mod timestamp;
+mod traverse;
+mod value;
+
+pub use decode::{decode, decode_prefix, DecodeStats, Decoder, InvalidUtf8};
+pub use encode::{encode, encode_into};
+pub use error::{EncodeError, Error, ErrorKind, Limit, TimestampError};
+pub use limits::{Limits, DROP_RESERVE_PER_CONTAINER};
+pub use timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
+pub use value::{Array, Integer, Map, Shape, Value};

@@ -1,0 +1,104 @@
+//! Per-decoder limits on what hostile input can make the decoder do.
+
+use crate::error::Limit;
+
+/// Limits on nesting, claimed lengths and total allocation for one decode.
+///
+/// `Limits::default()` is meant for a server that decodes input from the internet. Every
+/// field can be set directly, or by [`Limit`] with [`Limits::set`] / [`Limits::with`].
+///
+/// What is charged against `max_alloc_bytes`: every byte the decoded value owns (str, bin and
+/// ext payloads; `size_of::<Value>()` per array element, twice that per map entry), the
+/// decoder's own work stacks, and a reservation per non-empty container for the traversal
+/// stack that dropping it may need (see [`DROP_RESERVE_PER_CONTAINER`]). Charges are made before
+/// the memory is requested, so a decode never holds more heap than `max_alloc_bytes`
+/// (measured as requested bytes; allocator bookkeeping is not counted).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Containers nested inside each other; a top-level array is depth 1. Default 128:
+    /// real documents rarely pass 20, and 128 is what serde_json allows.
+    pub max_depth: usize,
+    /// Elements of one array. Default 1,048,576 (24 MiB of `Value`s).
+    pub max_array_len: usize,
+    /// Entries of one map. Default 262,144: a map entry costs two values, and request
+    /// objects with more keys than that are not requests.
+    pub max_map_len: usize,
+    /// Bytes of one str. Default 16 MiB.
+    pub max_str_len: usize,
+    /// Bytes of one bin. Default 16 MiB.
+    pub max_bin_len: usize,
+    /// Payload bytes of one ext. Default 16 MiB.
+    pub max_ext_len: usize,
+    /// Heap bytes one decode may allocate in total. Default 64 MiB: with at least one input
+    /// byte per element, a document must be megabytes long to come near it.
+    pub max_alloc_bytes: usize,
+}
+
+/// Bytes charged per non-empty container for the heap stack its `Drop` may use (two pointers
+/// of a boxed slice, doubled for the stack's growth).
+pub const DROP_RESERVE_PER_CONTAINER: usize = 2 * std::mem::size_of::<Box<[u8]>>();
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 128,
+            max_array_len: 1 << 20,
+            max_map_len: 1 << 18,
+            max_str_len: 16 << 20,
+            max_bin_len: 16 << 20,
+            max_ext_len: 16 << 20,
+            max_alloc_bytes: 64 << 20,
+        }
+    }
+}
+
+impl Limits {
+    /// Every limit at `usize::MAX`: only the input's own size bounds the decode. For trusted
+    /// input and for measuring what the limits cost.
+    pub const fn unlimited() -> Self {
+        Limits {
+            max_depth: usize::MAX,
+            max_array_len: usize::MAX,
+            max_map_len: usize::MAX,
+            max_str_len: usize::MAX,
+            max_bin_len: usize::MAX,
+            max_ext_len: usize::MAX,
+            max_alloc_bytes: usize::MAX,
+        }
+    }
+
+    /// The value of one limit.
+    pub const fn get(&self, limit: Limit) -> usize {
+        match limit {
+            Limit::Depth => self.max_depth,
+            Limit::ArrayLen => self.max_array_len,
+            Limit::MapLen => self.max_map_len,
+            Limit::StrLen => self.max_str_len,
+            Limit::BinLen => self.max_bin_len,
+            Limit::ExtLen => self.max_ext_len,
+            Limit::AllocBytes => self.max_alloc_bytes,
+        }
+    }
+
+    /// Sets one limit.
+    pub fn set(&mut self, limit: Limit, value: usize) {
+        let field = match limit {
+            Limit::Depth => &mut self.max_depth,
+            Limit::ArrayLen => &mut self.max_array_len,
+            Limit::MapLen => &mut self.max_map_len,
+            Limit::StrLen => &mut self.max_str_len,
+            Limit::BinLen => &mut self.max_bin_len,
+            Limit::ExtLen => &mut self.max_ext_len,
+            Limit::AllocBytes => &mut self.max_alloc_bytes,
+        };
+        *field = value;
+    }
+
+    /// Returns these limits with one of them changed.
+    #[must_use]
+    pub fn with(mut self, limit: Limit, value: usize) -> Self {
+        self.set(limit, value);
+        self
+    }
+}
