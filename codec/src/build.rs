@@ -95,10 +95,10 @@ impl Builder {
     }
 
     /// Items the open containers still need after the one being read now; each needs at
-    /// least one more byte of input.
+    /// least one more byte of input. In every open container one slot is in progress (taken
+    /// by the open container inside it, or by the item being read), so it is not counted.
     pub(crate) fn pending_after_current(&self) -> usize {
-        self.pending
-            .saturating_sub(usize::from(!self.open.is_empty()))
+        self.pending.saturating_sub(self.open.len())
     }
 
     /// Heap bytes charged so far.

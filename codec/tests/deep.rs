@@ -1,0 +1,87 @@
+//! A value nested a million deep survives every operation on a thread with a 64 KiB stack.
+
+use hardpack::{encode, Decoder, Limit, Limits, Value};
+
+const DEPTH: usize = 1_000_000;
+const SMALL_STACK: usize = 64 * 1024;
+
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(SMALL_STACK)
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .expect("the small-stack thread panicked or overflowed")
+}
+
+fn nested(open: &[u8], depth: usize, leaf: &[u8]) -> Vec<u8> {
+    let mut bytes = open.repeat(depth);
+    bytes.extend_from_slice(leaf);
+    bytes
+}
+
+fn unlimited_depth() -> Decoder {
+    Decoder::new(Limits::default().with(Limit::Depth, usize::MAX).with(Limit::AllocBytes, usize::MAX))
+}
+
+#[test]
+fn million_deep_array_every_operation_on_small_stack() {
+    let bytes = nested(&[0x91], DEPTH, &[0xc0]);
+    let ok = on_small_stack(move || {
+        let value = unlimited_depth().decode(&bytes).expect("decodes");
+        assert_eq!(value.shape().max_depth, DEPTH);
+        let encoded = encode(&value).expect("encodes");
+        assert_eq!(encoded, bytes, "re-encoding is byte-identical");
+        let copy = value.clone();
+        assert!(copy == value);
+        let printed = format!("{value:?}");
+        assert!(printed == format!("{}nil{}", "[".repeat(DEPTH), "]".repeat(DEPTH)));
+        drop(copy);
+        drop(value);
+        true
+    });
+    assert!(ok);
+}
+
+#[test]
+fn million_deep_maps_in_keys_and_values_on_small_stack() {
+    // {k: {k: ... nil}} nesting through values, then through keys: {{...: nil}: nil}
+    let through_values = nested(&[0x81, 0xc0], DEPTH, &[0xc0]);
+    let mut through_keys = vec![0x81; DEPTH];
+    through_keys.push(0xc0);
+    through_keys.extend(std::iter::repeat(0xc0).take(DEPTH));
+    for bytes in [through_values, through_keys] {
+        on_small_stack(move || {
+            let value = unlimited_depth().decode(&bytes).expect("decodes");
+            assert_eq!(value.shape().max_depth, DEPTH);
+            assert_eq!(encode(&value).expect("encodes"), bytes);
+            let copy = value.clone();
+            assert!(copy == value);
+            assert!(!format!("{copy:?}").is_empty());
+        });
+    }
+}
+
+#[test]
+fn deep_values_that_differ_only_at_the_bottom_compare_unequal() {
+    let a = nested(&[0x91], DEPTH, &[0x01]);
+    let b = nested(&[0x91], DEPTH, &[0x02]);
+    on_small_stack(move || {
+        let (a, b) = (unlimited_depth().decode(&a).unwrap(), unlimited_depth().decode(&b).unwrap());
+        assert!(a != b);
+    });
+}
+
+#[test]
+fn wide_and_deep_value_built_by_hand_drops_on_small_stack() {
+    on_small_stack(|| {
+        let mut v = Value::Nil;
+        for i in 0..200_000u32 {
+            v = Value::from(vec![Value::from(i), v, Value::from(vec![Value::Nil])]);
+        }
+        let copy = v.clone();
+        assert!(v == copy);
+        drop(v);
+        drop(copy);
+    });
+}
