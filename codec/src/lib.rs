@@ -69,5 +69,7 @@ pub use decode::{decode, decode_prefix, DecodeStats, Decoder, InvalidUtf8};
 pub use encode::{encode, encode_into};
 pub use error::{EncodeError, Error, ErrorKind, Limit, TimestampError};
 pub use limits::{Limits, DROP_RESERVE_PER_CONTAINER};
+#[cfg(feature = "rmpv")]
+pub use rmpv_conv::{from_rmpv, to_rmpv};
 pub use timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
 pub use value::{Array, Integer, Map, Shape, Value};

@@ -4,7 +4,10 @@ use hardpack::{decode, encode, Integer, Timestamp, Value};
 
 fn hex(s: &str) -> Vec<u8> {
     let s: String = s.split_whitespace().collect();
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }
 
 /// Decodes `wire` to `value`, and encodes `value` back to exactly `wire`.
@@ -68,9 +71,17 @@ fn signed_width_edges() {
 #[test]
 fn signedness_is_normalised() {
     // A non-negative number in a signed format is the same integer as in an unsigned one.
-    decodes_to_shorter(&hex("d3 00 00 00 00 00 00 00 05"), Value::from(5u8), &[0x05]);
+    decodes_to_shorter(
+        &hex("d3 00 00 00 00 00 00 00 05"),
+        Value::from(5u8),
+        &[0x05],
+    );
     decodes_to_shorter(&hex("d0 7f"), Value::from(127u8), &[0x7f]);
-    decodes_to_shorter(&hex("cf 00 00 00 00 00 00 00 01"), Value::from(1u8), &[0x01]);
+    decodes_to_shorter(
+        &hex("cf 00 00 00 00 00 00 00 01"),
+        Value::from(1u8),
+        &[0x01],
+    );
     assert_eq!(Integer::from(5i64), Integer::from(5u64));
     assert_eq!(Integer::from(u64::MAX).as_i64(), None);
     assert_eq!(Integer::from(-1i64).as_u64(), None);
@@ -166,7 +177,13 @@ fn maps_keep_order_and_duplicates() {
 
 #[test]
 fn fixext_and_ext_forms() {
-    for (len, marker) in [(1usize, 0xd4u8), (2, 0xd5), (4, 0xd6), (8, 0xd7), (16, 0xd8)] {
+    for (len, marker) in [
+        (1usize, 0xd4u8),
+        (2, 0xd5),
+        (4, 0xd6),
+        (8, 0xd7),
+        (16, 0xd8),
+    ] {
         let mut wire = vec![marker, 0x05];
         wire.extend(std::iter::repeat(0xab).take(len));
         both_ways(&wire, Value::Ext(5, vec![0xab; len].into()));
@@ -202,17 +219,37 @@ fn timestamp_forms() {
     both_ways(&hex("d7 ff 00 00 00 03 ff ff ff ff"), ts((1 << 34) - 1, 0));
     both_ways(&hex("d7 ff 00 00 00 01 00 00 00 00"), ts(1 << 32, 0));
     // 96-bit: negative or beyond 34 bits.
-    both_ways(&hex("c7 0c ff 00 00 00 00 ff ff ff ff ff ff ff ff"), ts(-1, 0));
-    both_ways(&hex("c7 0c ff 3b 9a c9 ff 80 00 00 00 00 00 00 00"), ts(i64::MIN, 999_999_999));
-    both_ways(&hex("c7 0c ff 00 00 00 00 00 00 00 04 00 00 00 00"), ts(1 << 34, 0));
+    both_ways(
+        &hex("c7 0c ff 00 00 00 00 ff ff ff ff ff ff ff ff"),
+        ts(-1, 0),
+    );
+    both_ways(
+        &hex("c7 0c ff 3b 9a c9 ff 80 00 00 00 00 00 00 00"),
+        ts(i64::MIN, 999_999_999),
+    );
+    both_ways(
+        &hex("c7 0c ff 00 00 00 00 00 00 00 04 00 00 00 00"),
+        ts(1 << 34, 0),
+    );
     // Non-minimal forms decode to the same instant.
-    decodes_to_shorter(&hex("d7 ff 00 00 00 00 00 00 00 07"), ts(7, 0), &hex("d6 ff 00 00 00 07"));
-    decodes_to_shorter(&hex("c7 0c ff 00 00 00 00 00 00 00 00 00 00 00 07"), ts(7, 0), &hex("d6 ff 00 00 00 07"));
+    decodes_to_shorter(
+        &hex("d7 ff 00 00 00 00 00 00 00 07"),
+        ts(7, 0),
+        &hex("d6 ff 00 00 00 07"),
+    );
+    decodes_to_shorter(
+        &hex("c7 0c ff 00 00 00 00 00 00 00 00 00 00 00 07"),
+        ts(7, 0),
+        &hex("d6 ff 00 00 00 07"),
+    );
 }
 
 #[test]
 fn debug_notation_is_readable() {
-    let v = decode(&hex("84 a1 61 01 a1 62 92 ff ca 3f c0 00 00 c0 c4 01 00 c4 00 d4 05 41")).unwrap();
+    let v = decode(&hex(
+        "84 a1 61 01 a1 62 92 ff ca 3f c0 00 00 c0 c4 01 00 c4 00 d4 05 41",
+    ))
+    .unwrap();
     assert_eq!(
         format!("{v:?}"),
         r#"{"a": 1, "b": [-1, 1.5f32], nil: b"\x00", b"": ext(5, b"A")}"#

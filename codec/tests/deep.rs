@@ -21,7 +21,11 @@ fn nested(open: &[u8], depth: usize, leaf: &[u8]) -> Vec<u8> {
 }
 
 fn unlimited_depth() -> Decoder {
-    Decoder::new(Limits::default().with(Limit::Depth, usize::MAX).with(Limit::AllocBytes, usize::MAX))
+    Decoder::new(
+        Limits::default()
+            .with(Limit::Depth, usize::MAX)
+            .with(Limit::AllocBytes, usize::MAX),
+    )
 }
 
 #[test]
@@ -67,7 +71,10 @@ fn deep_values_that_differ_only_at_the_bottom_compare_unequal() {
     let a = nested(&[0x91], DEPTH, &[0x01]);
     let b = nested(&[0x91], DEPTH, &[0x02]);
     on_small_stack(move || {
-        let (a, b) = (unlimited_depth().decode(&a).unwrap(), unlimited_depth().decode(&b).unwrap());
+        let (a, b) = (
+            unlimited_depth().decode(&a).unwrap(),
+            unlimited_depth().decode(&b).unwrap(),
+        );
         assert!(a != b);
     });
 }

@@ -3,8 +3,8 @@
 use std::time::{Duration, Instant};
 
 use hardpack::{
-    decode, decode_prefix, encode, Decoder, ErrorKind, InvalidUtf8, Limit, Limits,
-    TimestampError, Value,
+    decode, decode_prefix, encode, Decoder, ErrorKind, InvalidUtf8, Limit, Limits, TimestampError,
+    Value,
 };
 
 /// A generous bound: these inputs are refused after a few hundred bytes of work, so even a
@@ -28,7 +28,10 @@ fn trailing_bytes_are_rejected_but_prefix_decoding_returns_them() {
     let err = decode(&[0x01, 0x02, 0x03]).unwrap_err();
     assert_eq!(err.kind(), &ErrorKind::TrailingBytes { count: 2 });
     assert_eq!(err.offset(), 1);
-    assert_eq!(decode_prefix(&[0x01, 0x02, 0x03]).unwrap(), (Value::from(1u8), 1));
+    assert_eq!(
+        decode_prefix(&[0x01, 0x02, 0x03]).unwrap(),
+        (Value::from(1u8), 1)
+    );
 }
 
 #[test]
@@ -37,7 +40,10 @@ fn invalid_utf8_is_an_error_by_default_and_can_be_replaced() {
     let err = decode(&input).unwrap_err();
     assert_eq!(err.kind(), &ErrorKind::InvalidUtf8 { valid_up_to: 1 });
     assert_eq!((err.offset(), err.depth()), (1, 1));
-    let lossy = Decoder::default().with_invalid_utf8(InvalidUtf8::Replace).decode(&input).unwrap();
+    let lossy = Decoder::default()
+        .with_invalid_utf8(InvalidUtf8::Replace)
+        .decode(&input)
+        .unwrap();
     assert_eq!(lossy, Value::from(vec![Value::from("a\u{fffd}b")]));
 }
 
@@ -48,17 +54,26 @@ fn timestamps_with_bad_length_or_nanoseconds_are_errors() {
         kind(&[0xc7, 0x05, 0xff, 0, 0, 0, 0, 0]),
         ErrorKind::InvalidTimestamp(TimestampError::Length(5))
     );
-    assert_eq!(kind(&[0xd4, 0xff, 0]), ErrorKind::InvalidTimestamp(TimestampError::Length(1)));
+    assert_eq!(
+        kind(&[0xd4, 0xff, 0]),
+        ErrorKind::InvalidTimestamp(TimestampError::Length(1))
+    );
     // 64-bit form: nanoseconds 1,000,000,000 in the top 30 bits.
     let data: u64 = 1_000_000_000 << 34;
     let mut ts64 = vec![0xd7, 0xff];
     ts64.extend_from_slice(&data.to_be_bytes());
-    assert_eq!(kind(&ts64), ErrorKind::InvalidTimestamp(TimestampError::Nanoseconds(1_000_000_000)));
+    assert_eq!(
+        kind(&ts64),
+        ErrorKind::InvalidTimestamp(TimestampError::Nanoseconds(1_000_000_000))
+    );
     // 96-bit form: nanoseconds u32::MAX.
     let mut ts96 = vec![0xc7, 0x0c, 0xff, 0xff, 0xff, 0xff, 0xff];
     ts96.extend_from_slice(&0i64.to_be_bytes());
     let err = decode(&ts96).unwrap_err();
-    assert_eq!(err.kind(), &ErrorKind::InvalidTimestamp(TimestampError::Nanoseconds(u32::MAX)));
+    assert_eq!(
+        err.kind(),
+        &ErrorKind::InvalidTimestamp(TimestampError::Nanoseconds(u32::MAX))
+    );
     assert_eq!(
         err.to_string(),
         "invalid timestamp at byte 0, depth 0: nanoseconds 4294967295 exceed 999999999"
@@ -68,10 +83,16 @@ fn timestamps_with_bad_length_or_nanoseconds_are_errors() {
 /// A document touching every family, used for the truncation sweep.
 fn sample_document() -> Vec<u8> {
     let mut doc = vec![0x86];
-    doc.extend_from_slice(&[0xa4, b'n', b'a', b'm', b'e', 0xa5, b'h', b'e', b'l', b'l', b'o']);
+    doc.extend_from_slice(&[
+        0xa4, b'n', b'a', b'm', b'e', 0xa5, b'h', b'e', b'l', b'l', b'o',
+    ]);
     doc.extend_from_slice(&[0xa1, b'i', 0xd1, 0xfc, 0x18]);
-    doc.extend_from_slice(&[0xa1, b'f', 0xcb, 0x40, 0x09, 0x21, 0xfb, 0x54, 0x44, 0x2d, 0x18]);
-    doc.extend_from_slice(&[0xa1, b'a', 0x93, 0xc0, 0xc3, 0x81, 0x01, 0xc4, 0x02, 0xab, 0xcd]);
+    doc.extend_from_slice(&[
+        0xa1, b'f', 0xcb, 0x40, 0x09, 0x21, 0xfb, 0x54, 0x44, 0x2d, 0x18,
+    ]);
+    doc.extend_from_slice(&[
+        0xa1, b'a', 0x93, 0xc0, 0xc3, 0x81, 0x01, 0xc4, 0x02, 0xab, 0xcd,
+    ]);
     doc.extend_from_slice(&[0xa1, b't', 0xd6, 0xff, 0x65, 0x5c, 0x2b, 0x00]);
     doc.extend_from_slice(&[0xa1, b'e', 0xc7, 0x03, 0x07, 0x01, 0x02, 0x03]);
     doc
@@ -84,12 +105,20 @@ fn every_truncation_is_unexpected_end_with_a_lower_bound_on_what_is_missing() {
     for cut in 0..doc.len() {
         let err = decode(&doc[..cut]).unwrap_err();
         let missing = doc.len() - cut;
-        let needed = err.needed().unwrap_or_else(|| panic!("cut at {cut}: {err}"));
-        assert!(needed >= 1 && needed <= missing, "cut at {cut}: needed {needed}, missing {missing}");
+        let needed = err
+            .needed()
+            .unwrap_or_else(|| panic!("cut at {cut}: {err}"));
+        assert!(
+            needed >= 1 && needed <= missing,
+            "cut at {cut}: needed {needed}, missing {missing}"
+        );
     }
     // Cut inside the last item, nothing else pending: the count is exact.
     for cut in doc.len() - 3..doc.len() {
-        assert_eq!(decode(&doc[..cut]).unwrap_err().needed(), Some(doc.len() - cut));
+        assert_eq!(
+            decode(&doc[..cut]).unwrap_err().needed(),
+            Some(doc.len() - cut)
+        );
     }
 }
 
@@ -100,7 +129,10 @@ fn needed_counts_the_items_open_containers_still_expect() {
     // {"ab": <missing>} cut inside the key: one byte of key and at least one of value.
     assert_eq!(decode(&[0x81, 0xa2, b'a']).unwrap_err().needed(), Some(2));
     // str 8 claiming 200 bytes with 3 present, inside [_, _]: 197 + 1.
-    assert_eq!(decode(&[0x92, 0xd9, 200, 1, 2, 3]).unwrap_err().needed(), Some(198));
+    assert_eq!(
+        decode(&[0x92, 0xd9, 200, 1, 2, 3]).unwrap_err().needed(),
+        Some(198)
+    );
 }
 
 fn limited(limit: Limit, value: usize) -> Decoder {
@@ -121,19 +153,33 @@ fn each_length_limit_names_itself_with_its_value_and_the_claim() {
         let err = limited(limit, 1).decode(input).unwrap_err();
         assert_eq!(
             err.kind(),
-            &ErrorKind::LimitExceeded { limit, max: 1, claimed },
+            &ErrorKind::LimitExceeded {
+                limit,
+                max: 1,
+                claimed
+            },
             "{limit}"
         );
-        assert!(err.to_string().contains(&format!("{claimed} exceeds {} 1 at byte", limit.name())));
-        assert!(limited(limit, claimed).decode(input).is_ok(), "{limit} at exactly the claim");
+        assert!(err
+            .to_string()
+            .contains(&format!("{claimed} exceeds {} 1 at byte", limit.name())));
+        assert!(
+            limited(limit, claimed).decode(input).is_ok(),
+            "{limit} at exactly the claim"
+        );
     }
 }
 
 #[test]
 fn limits_apply_inside_containers_with_offset_and_depth() {
-    let err = limited(Limit::StrLen, 2).decode(&[0x91, 0x91, 0xa3, b'a', b'b', b'c']).unwrap_err();
+    let err = limited(Limit::StrLen, 2)
+        .decode(&[0x91, 0x91, 0xa3, b'a', b'b', b'c'])
+        .unwrap_err();
     assert_eq!((err.offset(), err.depth()), (2, 2));
-    assert_eq!(err.to_string(), "str length 3 exceeds max_str_len 2 at byte 2, depth 2");
+    assert_eq!(
+        err.to_string(),
+        "str length 3 exceeds max_str_len 2 at byte 2, depth 2"
+    );
 }
 
 #[test]
@@ -142,8 +188,12 @@ fn alloc_budget_is_a_limit_error() {
     let err = limited(Limit::AllocBytes, 16).decode(&doc).unwrap_err();
     assert_eq!(err.limit(), Some(Limit::AllocBytes));
     let (_, stats) = Decoder::default().decode_with_stats(&doc).unwrap();
-    assert!(limited(Limit::AllocBytes, stats.charged_bytes).decode(&doc).is_ok());
-    assert!(limited(Limit::AllocBytes, stats.charged_bytes - 1).decode(&doc).is_err());
+    assert!(limited(Limit::AllocBytes, stats.charged_bytes)
+        .decode(&doc)
+        .is_ok());
+    assert!(limited(Limit::AllocBytes, stats.charged_bytes - 1)
+        .decode(&doc)
+        .is_err());
 }
 
 fn nested(open: &[u8], depth: usize, leaf: &[u8]) -> Vec<u8> {
@@ -169,11 +219,19 @@ fn ten_million_deep_nesting_is_refused_by_max_depth_quickly() {
         let err = decode(&bomb).unwrap_err();
         assert_eq!(
             err.kind(),
-            &ErrorKind::LimitExceeded { limit: Limit::Depth, max: max_depth, claimed: max_depth + 1 },
+            &ErrorKind::LimitExceeded {
+                limit: Limit::Depth,
+                max: max_depth,
+                claimed: max_depth + 1
+            },
             "{name}"
         );
         assert_eq!(err.depth(), max_depth, "{name}");
-        assert!(started.elapsed() < CHEAP, "{name} took {:?}", started.elapsed());
+        assert!(
+            started.elapsed() < CHEAP,
+            "{name} took {:?}",
+            started.elapsed()
+        );
     }
 }
 
@@ -188,10 +246,20 @@ fn huge_length_claims_are_refused_before_reading_on() {
     ];
     for (input, limit) in claims {
         let err = decode(input).unwrap_err();
-        assert_eq!(err.kind(), &ErrorKind::LimitExceeded { limit, max: Limits::default().get(limit), claimed: u32::MAX as usize });
+        assert_eq!(
+            err.kind(),
+            &ErrorKind::LimitExceeded {
+                limit,
+                max: Limits::default().get(limit),
+                claimed: u32::MAX as usize
+            }
+        );
         // With every limit lifted the claim is checked against the bytes that are there.
         let err = Decoder::new(Limits::unlimited()).decode(input).unwrap_err();
-        assert!(err.needed().unwrap() >= u32::MAX as usize - 1, "{limit}: {err}");
+        assert!(
+            err.needed().unwrap() >= u32::MAX as usize - 1,
+            "{limit}: {err}"
+        );
     }
 }
 
@@ -205,7 +273,9 @@ fn ten_million_empty_arrays_decode_within_the_budget_or_are_refused_by_it() {
     assert_eq!(decode(&input).unwrap_err().limit(), Some(Limit::ArrayLen));
     // Lengths lifted, default budget: the budget refuses it.
     let lengths_lifted = Limits::default().with(Limit::ArrayLen, usize::MAX);
-    let err = Decoder::new(lengths_lifted.clone()).decode(&input).unwrap_err();
+    let err = Decoder::new(lengths_lifted.clone())
+        .decode(&input)
+        .unwrap_err();
     assert_eq!(err.limit(), Some(Limit::AllocBytes));
     // Budget big enough: it decodes, and what it charged stays within the budget.
     let budget = 1 << 30;
