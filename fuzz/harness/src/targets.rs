@@ -1,0 +1,279 @@
+//! The fuzz targets, each defined once. A target takes the raw input, checks its property and
+//! panics with a message naming the broken property when it does not hold; otherwise it
+//! returns what the codec did with the input, which the regression replay compares with the
+//! case's expected outcome.
+
+use std::sync::OnceLock;
+
+use hardpack::{encode, from_rmpv, Decoder, ErrorKind, Limit, Limits, Value};
+
+use crate::alloc_meter;
+
+/// What the codec did with an input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The input decoded.
+    Decoded,
+    /// The codec refused it with an error of this kind (see `hardpack::Error::kind_name`).
+    Rejected(&'static str),
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Decoded => f.write_str("decoded"),
+            Outcome::Rejected(kind) => write!(f, "rejected: {kind}"),
+        }
+    }
+}
+
+/// A named target.
+pub struct Target {
+    /// Its name, as used by cargo-fuzz, AFL, `regression/` metadata and `hardpack repro`.
+    pub name: &'static str,
+    /// Its entry point.
+    pub run: fn(&[u8]) -> Outcome,
+    /// What it checks, for the README and `--help`.
+    pub checks: &'static str,
+}
+
+/// Every target.
+pub const TARGETS: &[Target] = &[
+    Target {
+        name: "decode",
+        run: decode,
+        checks: "default Limits; if Ok, encode then decode gives the same value, and the \
+                 re-encoding is minimal (re-encoding it again is identical) and no longer than \
+                 the input",
+    },
+    Target {
+        name: "decode_limits",
+        run: decode_limits,
+        checks: "the first 8 bytes choose the Limits; measured peak heap <= max_alloc_bytes; \
+                 every container of an Ok value within its limit; a rejection names a limit \
+                 the payload really exceeds",
+    },
+    Target {
+        name: "differential_rmpv",
+        run: differential_rmpv,
+        checks: "hardpack and rmpv::decode::read_value agree where both accept; every \
+                 disagreement is one of the documented kinds",
+    },
+];
+
+/// Looks a target up by name.
+pub fn target(name: &str) -> Option<&'static Target> {
+    TARGETS.iter().find(|t| t.name == name)
+}
+
+fn outcome<T>(result: &Result<T, hardpack::Error>) -> Outcome {
+    match result {
+        Ok(_) => Outcome::Decoded,
+        Err(e) => Outcome::Rejected(e.kind_name()),
+    }
+}
+
+/// Raw bytes, default limits; a decoded value must round-trip through a minimal encoding.
+pub fn decode(data: &[u8]) -> Outcome {
+    let result = hardpack::decode(data);
+    if let Ok(value) = &result {
+        check_round_trip(value, data.len());
+    }
+    outcome(&result)
+}
+
+fn check_round_trip(value: &Value, input_len: usize) {
+    let encoded = encode(value).expect("a decoded value always encodes");
+    assert!(
+        encoded.len() <= input_len,
+        "re-encoding is longer than the input ({} > {input_len})",
+        encoded.len()
+    );
+    let again = Decoder::new(Limits::unlimited())
+        .decode(&encoded)
+        .unwrap_or_else(|e| panic!("re-encoded value does not decode: {e}"));
+    assert!(again == *value, "decode(encode(v)) != v");
+    assert_eq!(
+        encode(&again).expect("encodes"),
+        encoded,
+        "encoding is not canonical"
+    );
+}
+
+/// How the first bytes of a `decode_limits` input choose the limits.
+pub const LIMITS_HEADER_LEN: usize = 8;
+
+/// One byte to a length limit: small values as they are (the interesting edges), the top few
+/// to the large settings.
+fn length_limit(b: u8) -> usize {
+    match b {
+        0..=249 => usize::from(b),
+        250 => 1 << 10,
+        251 => 1 << 16,
+        252 => 1 << 20,
+        253 => 1 << 24,
+        _ => usize::MAX,
+    }
+}
+
+/// The Limits a `decode_limits` input asks for, and the payload after the header.
+pub fn limits_from_input(data: &[u8]) -> (Limits, &[u8]) {
+    let mut header = [0xffu8; LIMITS_HEADER_LEN];
+    for (h, d) in header.iter_mut().zip(data) {
+        *h = *d;
+    }
+    let payload = data.get(LIMITS_HEADER_LEN..).unwrap_or_default();
+    let [depth, array, map, string, bin, ext, alloc_hi, alloc_lo] = header;
+    let limits = Limits::default()
+        .with(Limit::Depth, length_limit(depth))
+        .with(Limit::ArrayLen, length_limit(array))
+        .with(Limit::MapLen, length_limit(map))
+        .with(Limit::StrLen, length_limit(string))
+        .with(Limit::BinLen, length_limit(bin))
+        .with(Limit::ExtLen, length_limit(ext))
+        // 0 to 4 MiB in 64-byte steps.
+        .with(
+            Limit::AllocBytes,
+            usize::from(u16::from_be_bytes([alloc_hi, alloc_lo])) * 64,
+        );
+    (limits, payload)
+}
+
+/// The input chooses the limits; the decode must stay within them, in what it allocates and
+/// in what it returns, and may only refuse for a limit the payload really exceeds.
+pub fn decode_limits(data: &[u8]) -> Outcome {
+    let (limits, payload) = limits_from_input(data);
+    let decoder = Decoder::new(limits.clone());
+    let (result, cost) = alloc_meter::measure(|| decoder.decode_prefix(payload));
+    assert!(
+        alloc_meter::is_installed(),
+        "decode_limits needs alloc_meter::CountingAlloc as the global allocator"
+    );
+    assert!(
+        cost.peak_bytes <= limits.max_alloc_bytes,
+        "decode allocated {} bytes at peak, above max_alloc_bytes {}",
+        cost.peak_bytes,
+        limits.max_alloc_bytes
+    );
+    match &result {
+        Ok((value, _)) => check_within_limits(value, &limits),
+        Err(e) => {
+            if let ErrorKind::LimitExceeded {
+                limit,
+                max,
+                claimed,
+            } = *e.kind()
+            {
+                assert!(claimed > max, "{limit} refused {claimed} <= {max}");
+                // With that limit raised to the claim, the same refusal must not happen.
+                let raised = Decoder::new(limits.clone().with(limit, claimed));
+                if let Err(again) = raised.decode_prefix(payload) {
+                    assert!(
+                        again != *e,
+                        "refused by {limit} even with {limit} = {claimed}: {e}"
+                    );
+                }
+            }
+        }
+    }
+    outcome(&result)
+}
+
+/// Checks every container, str, bin and ext of `value` against `limits`, without recursion.
+pub fn check_within_limits(value: &Value, limits: &Limits) {
+    let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
+    while let Some((v, depth)) = stack.pop() {
+        let (limit, len) = match v {
+            Value::Array(items) => {
+                stack.extend(items.iter().map(|c| (c, depth + 1)));
+                (Limit::ArrayLen, items.len())
+            }
+            Value::Map(entries) => {
+                for (k, c) in entries.iter() {
+                    stack.push((k, depth + 1));
+                    stack.push((c, depth + 1));
+                }
+                (Limit::MapLen, entries.len())
+            }
+            Value::Str(s) => (Limit::StrLen, s.len()),
+            Value::Bin(b) => (Limit::BinLen, b.len()),
+            Value::Ext(_, b) => (Limit::ExtLen, b.len()),
+            _ => continue,
+        };
+        assert!(
+            len <= limits.get(limit),
+            "decoded a {} of {len} with {limit} {}",
+            v.type_name(),
+            limits.get(limit)
+        );
+        if matches!(limit, Limit::ArrayLen | Limit::MapLen) {
+            assert!(
+                depth < limits.max_depth,
+                "decoded a container at depth {} with max_depth {}",
+                depth + 1,
+                limits.max_depth
+            );
+        }
+    }
+}
+
+/// The shallowest nesting of arrays that `rmpv::decode::read_value` refuses.
+pub fn rmpv_depth_limit() -> usize {
+    static LIMIT: OnceLock<usize> = OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        (1..100_000)
+            .find(|&depth| {
+                let mut bytes = vec![0x91u8; depth];
+                bytes.push(0xc0);
+                rmpv::decode::read_value(&mut bytes.as_slice()).is_err()
+            })
+            .unwrap_or(usize::MAX)
+    })
+}
+
+/// Where rmpv and hardpack may legitimately disagree. Anything else is a bug in one of them.
+pub const DOCUMENTED_DISAGREEMENTS: &[&str] = &[
+    "hardpack refuses invalid UTF-8 in str; rmpv keeps the bytes",
+    "hardpack refuses an ext -1 that is not a valid timestamp; rmpv keeps it as ext",
+    "hardpack refuses input over its Limits (lengths, allocation); rmpv has no such limits",
+    "rmpv refuses nesting at or beyond its depth limit; hardpack's differential limit is higher",
+];
+
+/// hardpack (depth raised above rmpv's) against `rmpv::decode::read_value`.
+pub fn differential_rmpv(data: &[u8]) -> Outcome {
+    let rmpv_limit = rmpv_depth_limit();
+    let ours = Decoder::new(Limits::default().with(Limit::Depth, rmpv_limit.saturating_mul(2)))
+        .decode_prefix(data);
+    let mut rest = data;
+    let theirs = rmpv::decode::read_value(&mut rest);
+    match (&ours, &theirs) {
+        (Ok((value, used)), Ok(their_value)) => {
+            let their_used = data.len() - rest.len();
+            assert_eq!(
+                *used, their_used,
+                "hardpack and rmpv consumed different lengths"
+            );
+            let converted = from_rmpv(their_value)
+                .unwrap_or_else(|e| panic!("rmpv's value does not convert: {e:?}"));
+            assert!(
+                converted == *value,
+                "hardpack and rmpv decoded different values"
+            );
+        }
+        (Err(e), Ok(_)) => assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::InvalidUtf8 { .. }
+                    | ErrorKind::InvalidTimestamp(_)
+                    | ErrorKind::LimitExceeded { .. }
+            ),
+            "hardpack refused what rmpv accepts, for an undocumented reason: {e}"
+        ),
+        (Ok((value, _)), Err(their_error)) => assert!(
+            value.shape().max_depth >= rmpv_limit,
+            "rmpv refused ({their_error}) what hardpack accepts, for an undocumented reason"
+        ),
+        (Err(_), Err(_)) => {}
+    }
+    outcome(&ours)
+}

@@ -1,0 +1,136 @@
+//! The attacks, measured: each is refused with its specific error and a small peak heap, or
+//! decoded within the budget. Counted by the meter installed as this test's allocator.
+
+use hardpack::{Decoder, ErrorKind, Limit, Limits, Value};
+use hardpack_harness::alloc_meter::{self, Cost, CountingAlloc};
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
+
+const SMALL: usize = 64 * 1024;
+
+fn measured(decoder: &Decoder, input: &[u8]) -> (Result<Value, hardpack::Error>, Cost) {
+    assert!(alloc_meter::is_installed());
+    alloc_meter::measure(|| decoder.decode(input))
+}
+
+#[test]
+fn five_byte_huge_claims_allocate_almost_nothing() {
+    let claims: [(&[u8], Limit); 5] = [
+        (&[0xdd, 0xff, 0xff, 0xff, 0xff], Limit::ArrayLen),
+        (&[0xdf, 0xff, 0xff, 0xff, 0xff], Limit::MapLen),
+        (&[0xdb, 0xff, 0xff, 0xff, 0xff], Limit::StrLen),
+        (&[0xc6, 0xff, 0xff, 0xff, 0xff], Limit::BinLen),
+        (&[0xc9, 0xff, 0xff, 0xff, 0xff, 0x05], Limit::ExtLen),
+    ];
+    for (input, limit) in claims {
+        for limits in [Limits::default(), Limits::unlimited()] {
+            let (result, cost) = measured(&Decoder::new(limits.clone()), input);
+            let err = result.unwrap_err();
+            if limits == Limits::default() {
+                assert_eq!(err.limit(), Some(limit));
+            } else {
+                assert!(err.is_incomplete(), "{err}");
+            }
+            assert!(
+                cost.peak_bytes < SMALL,
+                "{limit}: {} bytes",
+                cost.peak_bytes
+            );
+        }
+    }
+}
+
+#[test]
+fn ten_million_deep_nesting_is_refused_with_a_small_peak() {
+    let mut bomb = vec![0x91u8; 10_000_000];
+    bomb.push(0xc0);
+    let (result, cost) = measured(&Decoder::default(), &bomb);
+    assert_eq!(result.unwrap_err().limit(), Some(Limit::Depth));
+    assert!(cost.peak_bytes < SMALL, "{} bytes", cost.peak_bytes);
+    // Without a depth limit the budget still holds: the decode is refused within it.
+    let no_depth = Limits::default().with(Limit::Depth, usize::MAX);
+    let (result, cost) = measured(&Decoder::new(no_depth.clone()), &bomb);
+    let err = result.unwrap_err();
+    assert!(
+        matches!(
+            err.kind(),
+            ErrorKind::LimitExceeded {
+                limit: Limit::AllocBytes,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(
+        cost.peak_bytes <= no_depth.max_alloc_bytes,
+        "{} bytes",
+        cost.peak_bytes
+    );
+}
+
+#[test]
+fn nested_huge_claims_are_refused_by_the_bytes_left() {
+    // msgpackr PR 200: array16 headers claiming 65535 each, nested. Each level's claim is
+    // checked against the bytes left, counting what the outer levels still expect.
+    let bomb: Vec<u8> = std::iter::repeat([0xdc, 0xff, 0xff])
+        .take(24_000)
+        .flatten()
+        .collect();
+    let lifted = Limits::unlimited();
+    let (result, cost) = measured(&Decoder::new(lifted), &bomb);
+    let err = result.unwrap_err();
+    assert!(err.is_incomplete(), "{err}");
+    assert!(err.depth() <= 1, "refused at depth {}", err.depth());
+    assert!(cost.peak_bytes < SMALL, "{} bytes", cost.peak_bytes);
+}
+
+#[test]
+fn ten_million_empty_arrays_stay_within_the_budget() {
+    const COUNT: usize = 10_000_000;
+    let mut input = vec![0xdd];
+    input.extend_from_slice(&(COUNT as u32).to_be_bytes());
+    input.extend(std::iter::repeat(0x90).take(COUNT));
+    let lengths_lifted = Limits::default().with(Limit::ArrayLen, usize::MAX);
+    for budget in [64 << 20, 256 << 20, 1 << 30] {
+        let limits = lengths_lifted.clone().with(Limit::AllocBytes, budget);
+        let (result, cost) = measured(&Decoder::new(limits), &input);
+        assert!(
+            cost.peak_bytes <= budget,
+            "peak {} above budget {budget}",
+            cost.peak_bytes
+        );
+        match result {
+            Ok(v) => {
+                assert_eq!(v.as_array().map(<[Value]>::len), Some(COUNT));
+                println!(
+                    "budget {budget}: decoded, peak {} bytes = {:.1} B per element, {} allocations",
+                    cost.peak_bytes,
+                    cost.peak_bytes as f64 / COUNT as f64,
+                    cost.allocations
+                );
+            }
+            Err(e) => {
+                assert_eq!(e.limit(), Some(Limit::AllocBytes), "{e}");
+                println!("budget {budget}: refused, peak {} bytes", cost.peak_bytes);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_decoded_value_costs_what_it_was_charged() {
+    let doc = hardpack::encode(&Value::from(vec![
+        Value::from("hello"),
+        Value::from(vec![(Value::from(1u8), Value::from(vec![Value::Nil; 50]))]),
+        Value::Bin(vec![9; 300].into()),
+    ]))
+    .unwrap();
+    let decoder = Decoder::default();
+    let ((value, stats), cost) = alloc_meter::measure(|| decoder.decode_with_stats(&doc).unwrap());
+    assert!(
+        cost.peak_bytes <= stats.charged_bytes,
+        "{cost:?} > {stats:?}"
+    );
+    drop(value);
+}
