@@ -43,18 +43,26 @@ impl Budget {
     }
 }
 
-/// Grows `v` by at least one slot, charging the new capacity before asking for it.
-fn grow<T>(v: &mut Vec<T>, budget: &mut Budget) -> Result<(), ErrorKind> {
-    let extra = v.capacity().max(8);
+/// Grows `v` by at least one slot, charging the new capacity before asking for it. Growth
+/// doubles, but never past `most_needed` slots, which the caller knows can be enough.
+fn grow<T>(v: &mut Vec<T>, most_needed: usize, budget: &mut Budget) -> Result<(), ErrorKind> {
+    let doubled = v.capacity().max(8).saturating_mul(2);
+    let target = doubled.min(most_needed).max(v.len().saturating_add(1));
+    let extra = target.saturating_sub(v.len());
     let bytes = extra.saturating_mul(size_of::<T>());
     budget.charge(bytes)?;
     v.try_reserve_exact(extra)
         .map_err(|_| ErrorKind::OutOfMemory { bytes })
 }
 
-fn push_charged<T>(v: &mut Vec<T>, item: T, budget: &mut Budget) -> Result<(), ErrorKind> {
+fn push_charged<T>(
+    v: &mut Vec<T>,
+    item: T,
+    most_needed: usize,
+    budget: &mut Budget,
+) -> Result<(), ErrorKind> {
     if v.len() == v.capacity() {
-        grow(v, budget)?;
+        grow(v, most_needed, budget)?;
     }
     v.push(item);
     Ok(())
@@ -182,6 +190,7 @@ impl Builder {
                 start: self.scratch.len(),
                 left,
             },
+            usize::MAX,
             &mut self.budget,
         )?;
         self.pending = self.pending.saturating_add(left);
@@ -198,7 +207,13 @@ impl Builder {
             top.left = top.left.saturating_sub(1);
             self.pending = self.pending.saturating_sub(1);
             let finished = top.left == 0;
-            push_charged(&mut self.scratch, value, &mut self.budget)?;
+            // Every slot still open will need a place in the scratch, and no more.
+            let most_needed = self
+                .scratch
+                .len()
+                .saturating_add(1)
+                .saturating_add(self.pending);
+            push_charged(&mut self.scratch, value, most_needed, &mut self.budget)?;
             if !finished {
                 return Ok(None);
             }
@@ -211,6 +226,12 @@ impl Builder {
 
     /// Moves the children of a finished container out of the scratch into their own box.
     fn close(&mut self, container: &OpenContainer) -> Result<Value, ErrorKind> {
+        if container.start == 0 && self.open.is_empty() && !container.is_map {
+            // The top-level array holds the whole scratch: hand the scratch over, no copy.
+            self.budget.charge(DROP_RESERVE_PER_CONTAINER)?;
+            let items = std::mem::take(&mut self.scratch);
+            return Ok(Value::Array(Array::from(items)));
+        }
         let children = self.scratch.len().saturating_sub(container.start);
         let bytes = children
             .saturating_mul(size_of::<Value>())
