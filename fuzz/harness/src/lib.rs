@@ -5,6 +5,7 @@
 //! everywhere.
 
 pub mod alloc_meter;
+pub mod repro;
 pub mod targets;
 
 pub use targets::{target, Outcome, Target, TARGETS};
