@@ -1,1 +1,181 @@
-fn main() {}
+//! Decode and encode throughput against rmpv on the same generated workload, in one run:
+//! 10,000 event-like documents (maps of 10-30 string keys; short strings, ints, floats,
+//! nested arrays and maps, nil, bools). Also the cost of `Limits::default()` against
+//! `Limits::unlimited()`.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use hardpack::{encode_into, Decoder, Limits, Value};
+
+/// A small deterministic generator (xorshift64*), so every run measures the same documents.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const KEYS: [&str; 32] = [
+    "id",
+    "ts",
+    "user",
+    "session",
+    "event",
+    "path",
+    "method",
+    "status",
+    "latency_ms",
+    "bytes",
+    "ip",
+    "agent",
+    "referrer",
+    "country",
+    "city",
+    "lat",
+    "lon",
+    "tags",
+    "flags",
+    "score",
+    "retry",
+    "error",
+    "trace_id",
+    "span_id",
+    "parent",
+    "service",
+    "host",
+    "region",
+    "version",
+    "ok",
+    "meta",
+    "items",
+];
+
+fn short_string(rng: &mut Rng) -> Value {
+    const WORDS: [&str; 8] = [
+        "GET",
+        "/api/v1/items",
+        "ok",
+        "eu-west-1",
+        "Mozilla/5.0",
+        "checkout",
+        "user-1234",
+        "é-ü",
+    ];
+    Value::from(WORDS[rng.below(WORDS.len() as u64) as usize])
+}
+
+fn leaf(rng: &mut Rng) -> Value {
+    match rng.below(7) {
+        0 => short_string(rng),
+        1 => Value::from(rng.below(1000)),
+        2 => Value::from(rng.next()),
+        3 => Value::from(-(rng.below(1 << 40) as i64)),
+        4 => Value::F64(rng.below(1_000_000) as f64 / 7.0),
+        5 => Value::Nil,
+        _ => Value::Bool(rng.below(2) == 0),
+    }
+}
+
+fn field(rng: &mut Rng, depth: u32) -> Value {
+    match (rng.below(10), depth) {
+        (0, 0) => Value::from((0..rng.below(6)).map(|_| leaf(rng)).collect::<Vec<_>>()),
+        (1, 0) => Value::from(
+            (0..1 + rng.below(5))
+                .map(|_| {
+                    (
+                        Value::from(KEYS[rng.below(32) as usize]),
+                        field(rng, depth + 1),
+                    )
+                })
+                .collect::<Vec<_>>(),
+        ),
+        _ => leaf(rng),
+    }
+}
+
+fn event(rng: &mut Rng) -> Value {
+    let n = 10 + rng.below(21);
+    Value::from(
+        (0..n)
+            .map(|i| (Value::from(KEYS[i as usize % 32]), field(rng, 0)))
+            .collect::<Vec<_>>(),
+    )
+}
+
+fn workload() -> (Vec<Value>, Vec<Vec<u8>>) {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let values: Vec<Value> = (0..10_000).map(|_| event(&mut rng)).collect();
+    let encoded = values
+        .iter()
+        .map(|v| hardpack::encode(v).unwrap())
+        .collect();
+    (values, encoded)
+}
+
+fn benches(c: &mut Criterion) {
+    let (values, docs) = workload();
+    let total: usize = docs.iter().map(Vec::len).sum();
+    let rmpv_values: Vec<rmpv::Value> = values.iter().map(hardpack::to_rmpv).collect();
+
+    let mut decode = c.benchmark_group("decode");
+    decode.throughput(Throughput::Bytes(total as u64));
+    let default_limits = Decoder::new(Limits::default());
+    let unlimited = Decoder::new(Limits::unlimited());
+    decode.bench_function("hardpack default limits", |b| {
+        b.iter(|| {
+            docs.iter()
+                .map(|d| default_limits.decode(d).unwrap())
+                .count()
+        })
+    });
+    decode.bench_function("hardpack unlimited", |b| {
+        b.iter(|| docs.iter().map(|d| unlimited.decode(d).unwrap()).count())
+    });
+    decode.bench_function("rmpv read_value", |b| {
+        b.iter(|| {
+            docs.iter()
+                .map(|d| rmpv::decode::read_value(&mut d.as_slice()).unwrap())
+                .count()
+        })
+    });
+    decode.finish();
+
+    let mut enc = c.benchmark_group("encode");
+    enc.throughput(Throughput::Bytes(total as u64));
+    enc.bench_function("hardpack encode_into", |b| {
+        b.iter_batched_ref(
+            || Vec::with_capacity(total),
+            |out| {
+                for v in &values {
+                    encode_into(v, out).unwrap();
+                }
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    enc.bench_function("rmpv write_value", |b| {
+        b.iter_batched_ref(
+            || Vec::with_capacity(total),
+            |out| {
+                for v in &rmpv_values {
+                    rmpv::encode::write_value(out, v).unwrap();
+                }
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    enc.finish();
+}
+
+criterion_group! {
+    name = codec;
+    config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(4));
+    targets = benches
+}
+criterion_main!(codec);

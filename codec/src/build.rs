@@ -1,10 +1,12 @@
 //! Assembles owned values from tokens without recursion, charging every allocation to a
 //! budget first.
 //!
-//! Completed children of all open containers wait in one scratch vector; when a container's
-//! last child arrives, its children are moved out of the scratch into a boxed slice of
-//! exactly their number. So nothing is reserved on the strength of a claimed length: memory
-//! follows the values actually read, which each took at least one byte of input.
+//! Each open container gets a vector reserved for exactly its claimed count, so a finished
+//! container becomes a boxed slice without a copy. A claim is only reserved after the
+//! decoder has checked it against the bytes left: every child needs at least one byte, and
+//! the children all open containers still expect must fit in what remains together. So the
+//! reservations of all open containers add up to at most one element per input byte left
+//! (postcard's rule), and every one is charged to the budget before it is requested.
 
 use std::mem::size_of;
 
@@ -13,10 +15,15 @@ use crate::limits::{Limits, DROP_RESERVE_PER_CONTAINER};
 use crate::traverse::Token;
 use crate::value::{Array, Map, Value};
 
+/// The children of an open container, in a vector reserved for exactly its claimed count.
+enum Children {
+    Items(Vec<Value>),
+    /// Entries so far, and the key of the entry whose value comes next.
+    Entries(Vec<(Value, Value)>, Option<Value>),
+}
+
 struct OpenContainer {
-    is_map: bool,
-    /// Index in the scratch of its first child.
-    start: usize,
+    children: Children,
     /// Children still to come (keys and values count one each).
     left: usize,
 }
@@ -43,34 +50,20 @@ impl Budget {
     }
 }
 
-/// Grows `v` by at least one slot, charging the new capacity before asking for it. Growth
-/// doubles, but never past `most_needed` slots, which the caller knows can be enough.
-fn grow<T>(v: &mut Vec<T>, most_needed: usize, budget: &mut Budget) -> Result<(), ErrorKind> {
-    let doubled = v.capacity().max(8).saturating_mul(2);
-    let target = doubled.min(most_needed).max(v.len().saturating_add(1));
-    let extra = target.saturating_sub(v.len());
-    let bytes = extra.saturating_mul(size_of::<T>());
+/// An empty vector with room for exactly `len` items, charged before it is requested.
+fn reserve_exact<T>(len: usize, budget: &mut Budget) -> Result<Vec<T>, ErrorKind> {
+    let bytes = len
+        .saturating_mul(size_of::<T>())
+        .saturating_add(DROP_RESERVE_PER_CONTAINER);
     budget.charge(bytes)?;
-    v.try_reserve_exact(extra)
-        .map_err(|_| ErrorKind::OutOfMemory { bytes })
-}
-
-fn push_charged<T>(
-    v: &mut Vec<T>,
-    item: T,
-    most_needed: usize,
-    budget: &mut Budget,
-) -> Result<(), ErrorKind> {
-    if v.len() == v.capacity() {
-        grow(v, most_needed, budget)?;
-    }
-    v.push(item);
-    Ok(())
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| ErrorKind::OutOfMemory { bytes })?;
+    Ok(v)
 }
 
 /// Builds one value from a token stream.
 pub(crate) struct Builder {
-    scratch: Vec<Value>,
     open: Vec<OpenContainer>,
     /// Sum of `left` over `open`.
     pending: usize,
@@ -81,7 +74,6 @@ pub(crate) struct Builder {
 impl Builder {
     pub(crate) fn new(limits: &Limits) -> Self {
         Builder {
-            scratch: Vec::new(),
             open: Vec::new(),
             pending: 0,
             max_depth: limits.max_depth,
@@ -132,6 +124,12 @@ impl Builder {
         self.complete(value)
     }
 
+    /// Takes one finished scalar. Returns it when it is the whole document.
+    #[inline]
+    pub(crate) fn push_value(&mut self, value: Value) -> Result<Option<Value>, ErrorKind> {
+        self.complete(value)
+    }
+
     /// A charged, fallible copy of `bytes`.
     pub(crate) fn owned_bytes(&mut self, bytes: &[u8]) -> Result<Box<[u8]>, ErrorKind> {
         if bytes.is_empty() {
@@ -165,7 +163,7 @@ impl Builder {
         self.budget.charge(bytes)
     }
 
-    fn open(&mut self, is_map: bool, len: usize) -> Result<Option<Value>, ErrorKind> {
+    pub(crate) fn open(&mut self, is_map: bool, len: usize) -> Result<Option<Value>, ErrorKind> {
         let depth = self.open.len().saturating_add(1);
         if depth > self.max_depth {
             return Err(ErrorKind::LimitExceeded {
@@ -182,23 +180,28 @@ impl Builder {
             };
             return self.complete(empty);
         }
-        let left = if is_map { len.saturating_mul(2) } else { len };
-        push_charged(
-            &mut self.open,
-            OpenContainer {
-                is_map,
-                start: self.scratch.len(),
-                left,
-            },
-            usize::MAX,
-            &mut self.budget,
-        )?;
+        let (children, left) = if is_map {
+            let entries = reserve_exact(len, &mut self.budget)?;
+            (Children::Entries(entries, None), len.saturating_mul(2))
+        } else {
+            (Children::Items(reserve_exact(len, &mut self.budget)?), len)
+        };
+        if self.open.len() == self.open.capacity() {
+            let extra = self.open.capacity().max(4);
+            let bytes = extra.saturating_mul(size_of::<OpenContainer>());
+            self.budget.charge(bytes)?;
+            self.open
+                .try_reserve_exact(extra)
+                .map_err(|_| ErrorKind::OutOfMemory { bytes })?;
+        }
+        self.open.push(OpenContainer { children, left });
         self.pending = self.pending.saturating_add(left);
         Ok(None)
     }
 
     /// Files a finished value under the innermost open container, closing every container it
     /// completes. Returns the top-level value once it is finished.
+    #[inline]
     fn complete(&mut self, mut value: Value) -> Result<Option<Value>, ErrorKind> {
         loop {
             let Some(top) = self.open.last_mut() else {
@@ -206,51 +209,23 @@ impl Builder {
             };
             top.left = top.left.saturating_sub(1);
             self.pending = self.pending.saturating_sub(1);
-            let finished = top.left == 0;
-            // Every slot still open will need a place in the scratch, and no more.
-            let most_needed = self
-                .scratch
-                .len()
-                .saturating_add(1)
-                .saturating_add(self.pending);
-            push_charged(&mut self.scratch, value, most_needed, &mut self.budget)?;
-            if !finished {
+            // Pushes stay within the capacity reserved for the claimed count: `left` counts
+            // down from it.
+            match &mut top.children {
+                Children::Items(items) => items.push(value),
+                Children::Entries(entries, key) => match key.take() {
+                    None => *key = Some(value),
+                    Some(k) => entries.push((k, value)),
+                },
+            }
+            if top.left > 0 {
                 return Ok(None);
             }
-            let Some(container) = self.open.pop() else {
-                return Ok(None);
+            value = match self.open.pop().map(|c| c.children) {
+                Some(Children::Items(items)) => Value::Array(Array::from(items)),
+                Some(Children::Entries(entries, _)) => Value::Map(Map::from(entries)),
+                None => return Ok(None),
             };
-            value = self.close(&container)?;
-        }
-    }
-
-    /// Moves the children of a finished container out of the scratch into their own box.
-    fn close(&mut self, container: &OpenContainer) -> Result<Value, ErrorKind> {
-        if container.start == 0 && self.open.is_empty() && !container.is_map {
-            // The top-level array holds the whole scratch: hand the scratch over, no copy.
-            self.budget.charge(DROP_RESERVE_PER_CONTAINER)?;
-            let items = std::mem::take(&mut self.scratch);
-            return Ok(Value::Array(Array::from(items)));
-        }
-        let children = self.scratch.len().saturating_sub(container.start);
-        let bytes = children
-            .saturating_mul(size_of::<Value>())
-            .saturating_add(DROP_RESERVE_PER_CONTAINER);
-        self.budget.charge(bytes)?;
-        let oom = ErrorKind::OutOfMemory { bytes };
-        let mut drained = self.scratch.drain(container.start..);
-        if container.is_map {
-            let mut entries = Vec::new();
-            entries.try_reserve_exact(children / 2).map_err(|_| oom)?;
-            while let (Some(k), Some(v)) = (drained.next(), drained.next()) {
-                entries.push((k, v));
-            }
-            Ok(Value::Map(Map::from(entries)))
-        } else {
-            let mut items = Vec::new();
-            items.try_reserve_exact(children).map_err(|_| oom)?;
-            items.extend(drained);
-            Ok(Value::Array(Array::from(items)))
         }
     }
 }

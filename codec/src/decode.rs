@@ -159,24 +159,25 @@ impl<'a> Run<'a, '_> {
             Err(HeaderError::Incomplete(e)) => return Err(self.incomplete(e)),
             Err(HeaderError::ReservedMarker) => return Err(ErrorKind::ReservedMarker),
         };
-        let token = match header {
-            Header::Nil => Token::Nil,
-            Header::Bool(b) => Token::Bool(b),
-            Header::Uint(n) => Token::Integer(n.into()),
-            Header::Int(n) => Token::Integer(n.into()),
-            Header::F32(x) => Token::F32(x),
-            Header::F64(x) => Token::F64(x),
+        let value = match header {
+            Header::Nil => Value::Nil,
+            Header::Bool(b) => Value::Bool(b),
+            Header::Uint(n) => Value::Integer(n.into()),
+            Header::Int(n) => Value::Integer(n.into()),
+            Header::F32(x) => Value::F32(x),
+            Header::F64(x) => Value::F64(x),
             Header::Str(len) => {
                 let len = self.check(Limit::StrLen, len)?;
                 let bytes = self.body(len)?;
                 match std::str::from_utf8(bytes) {
-                    Ok(s) => Token::Str(s),
+                    Ok(s) => Value::Str(self.builder.owned_str(s)?),
                     Err(e) => return self.invalid_utf8(bytes, e.valid_up_to()),
                 }
             }
             Header::Bin(len) => {
                 let len = self.check(Limit::BinLen, len)?;
-                Token::Bin(self.body(len)?)
+                let bytes = self.body(len)?;
+                Value::Bin(self.builder.owned_bytes(bytes)?)
             }
             Header::Ext { ext_type, len } => {
                 let len = self.check(Limit::ExtLen, len)?;
@@ -184,23 +185,23 @@ impl<'a> Run<'a, '_> {
                 if ext_type == TIMESTAMP_EXT_TYPE {
                     let ts = Timestamp::from_ext_payload(payload)
                         .map_err(ErrorKind::InvalidTimestamp)?;
-                    Token::Timestamp(ts)
+                    Value::Timestamp(ts)
                 } else {
-                    Token::Ext(ext_type, payload)
+                    Value::Ext(ext_type, self.builder.owned_bytes(payload)?)
                 }
             }
             Header::Array(len) => {
                 let len = self.check(Limit::ArrayLen, len)?;
                 self.check_room(len)?;
-                Token::Array(len)
+                return self.builder.open(false, len);
             }
             Header::Map(len) => {
                 let len = self.check(Limit::MapLen, len)?;
                 self.check_room(len.saturating_mul(2))?;
-                Token::Map(len)
+                return self.builder.open(true, len);
             }
         };
-        self.builder.push_token(token)
+        self.builder.push_value(value)
     }
 
     /// Refuses a container whose children could not fit in the input left: each needs a byte.

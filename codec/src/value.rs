@@ -254,50 +254,44 @@ impl Detached {
         }
     }
 
-    fn has_grandchildren(&self) -> bool {
-        match self {
-            Detached::Items(items) => items.iter().any(has_children),
-            Detached::Entries(entries) => entries
-                .iter()
-                .any(|(k, v)| has_children(k) || has_children(v)),
-        }
-    }
-
-    /// Moves the children of each child onto `stack`; afterwards `self` drops shallowly.
-    fn detach_grandchildren(&mut self, stack: &mut Vec<Detached>) {
-        let mut visit = |v: &mut Value| {
+    /// Takes the children of every child that has any, handing each set to `visit`.
+    fn detach_grandchildren(&mut self, mut visit: impl FnMut(Detached)) {
+        let mut take = |v: &mut Value| {
             if let Some(d) = Detached::take(v) {
-                stack.push(d);
+                visit(d);
             }
         };
         match self {
-            Detached::Items(items) => items.iter_mut().for_each(visit),
+            Detached::Items(items) => items.iter_mut().for_each(take),
             Detached::Entries(entries) => entries.iter_mut().for_each(|(k, v)| {
-                visit(k);
-                visit(v);
+                take(k);
+                take(v);
             }),
         }
     }
 }
 
-fn has_children(v: &Value) -> bool {
-    match v {
-        Value::Array(a) => !a.0.is_empty(),
-        Value::Map(m) => !m.0.is_empty(),
-        _ => false,
-    }
+/// How many levels dropping may descend on the native stack before it moves the rest to a
+/// heap stack. A constant, so the native stack a drop uses does not depend on the value.
+const DROP_NATIVE_LEVELS: u32 = 8;
+
+/// Drops `detached`, emptying its children first: up to `levels` further levels on the
+/// native stack, anything deeper onto `overflow`.
+fn drop_levels(mut detached: Detached, levels: u32, overflow: &mut Vec<Detached>) {
+    detached.detach_grandchildren(|child| match levels.checked_sub(1) {
+        Some(fewer) => drop_levels(child, fewer, overflow),
+        None => overflow.push(child),
+    });
+    // Every child of `detached` is now a scalar or an empty container: this drop is shallow.
 }
 
-/// Drops a detached subtree with a heap stack: each step empties the containers one level
-/// down, so the native stack never holds more than one level. Allocates nothing when no child
-/// has children of its own.
+/// Drops a detached subtree in constant native stack. Values at most `DROP_NATIVE_LEVELS`
+/// deep allocate nothing; deeper ones use a heap stack of one entry per pending container.
 fn drop_iteratively(root: Detached) {
-    if !root.has_grandchildren() {
-        return;
-    }
-    let mut stack = vec![root];
-    while let Some(mut next) = stack.pop() {
-        next.detach_grandchildren(&mut stack);
+    let mut overflow = Vec::new();
+    drop_levels(root, DROP_NATIVE_LEVELS, &mut overflow);
+    while let Some(next) = overflow.pop() {
+        drop_levels(next, DROP_NATIVE_LEVELS, &mut overflow);
     }
 }
 
