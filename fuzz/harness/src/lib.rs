@@ -6,6 +6,7 @@
 
 pub mod alloc_meter;
 pub mod repro;
+pub mod structured;
 pub mod targets;
 
 pub use targets::{target, Outcome, Target, TARGETS};

@@ -54,6 +54,18 @@ pub const TARGETS: &[Target] = &[
                  the payload really exceeds",
     },
     Target {
+        name: "roundtrip_structured",
+        run: roundtrip_structured,
+        checks: "an arbitrary Value (deep and wide shapes, every scalar edge) encodes, \
+                 decodes back equal, and its encoding equals rmpv's encoding of the same value",
+    },
+    Target {
+        name: "encode_deep",
+        run: encode_deep,
+        checks: "an arbitrary deep/wide shape (up to 20,000 levels) built iteratively is \
+                 encoded, decoded, cloned, compared, printed and dropped on a 64 KiB stack",
+    },
+    Target {
         name: "differential_rmpv",
         run: differential_rmpv,
         checks: "hardpack and rmpv::decode::read_value agree where both accept; every \
@@ -234,6 +246,7 @@ pub fn rmpv_depth_limit() -> usize {
 /// Where rmpv and hardpack may legitimately disagree. Anything else is a bug in one of them.
 pub const DOCUMENTED_DISAGREEMENTS: &[&str] = &[
     "hardpack refuses invalid UTF-8 in str; rmpv keeps the bytes",
+    "hardpack refuses the reserved marker 0xc1; rmpv reads it as nil",
     "hardpack refuses an ext -1 that is not a valid timestamp; rmpv keeps it as ext",
     "hardpack refuses input over its Limits (lengths, allocation); rmpv has no such limits",
     "rmpv refuses nesting at or beyond its depth limit; hardpack's differential limit is higher",
@@ -264,6 +277,7 @@ pub fn differential_rmpv(data: &[u8]) -> Outcome {
             matches!(
                 e.kind(),
                 ErrorKind::InvalidUtf8 { .. }
+                    | ErrorKind::ReservedMarker
                     | ErrorKind::InvalidTimestamp(_)
                     | ErrorKind::LimitExceeded { .. }
             ),
@@ -276,4 +290,57 @@ pub fn differential_rmpv(data: &[u8]) -> Outcome {
         (Err(_), Err(_)) => {}
     }
     outcome(&ours)
+}
+
+/// An arbitrary value round-trips, and encodes exactly as rmpv encodes it (both minimal).
+pub fn roundtrip_structured(data: &[u8]) -> Outcome {
+    let value = crate::structured::value_from_bytes(data);
+    let encoded = encode(&value).expect("a built value encodes");
+    let decoded = Decoder::new(Limits::unlimited())
+        .decode(&encoded)
+        .unwrap_or_else(|e| panic!("encoding of a value does not decode: {e}"));
+    assert!(decoded == value, "decode(encode(v)) != v");
+    // rmpv's own drop recurses; its depth limit keeps the comparison to shapes it can hold.
+    if value.shape().max_depth < rmpv_depth_limit() {
+        let mut theirs = Vec::new();
+        rmpv::encode::write_value(&mut theirs, &hardpack::to_rmpv(&value)).expect("rmpv encodes");
+        assert_eq!(
+            encoded, theirs,
+            "hardpack and rmpv encode the same value differently"
+        );
+    }
+    Outcome::Decoded
+}
+
+/// Stack size for [`encode_deep`]: small enough that any recursion over depth would overflow.
+pub const SMALL_STACK: usize = 64 * 1024;
+
+/// A deep value survives every operation on a small stack.
+pub fn encode_deep(data: &[u8]) -> Outcome {
+    let mut u = arbitrary::Unstructured::new(data);
+    let Ok(shape) = u.arbitrary::<crate::structured::DeepShape>() else {
+        return Outcome::Decoded;
+    };
+    let nodes = shape.nodes();
+    let worker = std::thread::Builder::new()
+        .stack_size(SMALL_STACK)
+        .spawn(move || {
+            let value = crate::structured::build(nodes);
+            let encoded = encode(&value).expect("encodes");
+            let decoded = Decoder::new(Limits::unlimited())
+                .decode(&encoded)
+                .unwrap_or_else(|e| panic!("does not decode: {e}"));
+            let copy = decoded.clone();
+            assert!(
+                copy == value && decoded == value,
+                "clone or decode changed the value"
+            );
+            assert!(!format!("{copy:?}").is_empty());
+            drop((value, decoded, copy));
+        })
+        .expect("spawn a small-stack thread");
+    if let Err(panic) = worker.join() {
+        std::panic::resume_unwind(panic);
+    }
+    Outcome::Decoded
 }

@@ -1,0 +1,12 @@
+//! AFL++ entry for the `decode_limits` target (defined in hardpack_harness::targets).
+
+use hardpack_harness::alloc_meter::CountingAlloc;
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
+
+fn main() {
+    afl::fuzz!(|data: &[u8]| {
+        hardpack_harness::targets::decode_limits(data);
+    });
+}

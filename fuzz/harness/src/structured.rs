@@ -1,0 +1,210 @@
+//! Structured inputs: values described by `arbitrary` from the fuzzer's bytes. Built
+//! iteratively, so a description can be as deep as the fuzzer likes.
+
+use arbitrary::{Arbitrary, Unstructured};
+use hardpack::{Integer, Timestamp, Value};
+
+/// One node of a value in pre-order: a scalar, or a container followed by its children.
+#[derive(Arbitrary, Debug, Clone)]
+pub enum Node {
+    /// nil
+    Nil,
+    /// bool
+    Bool(bool),
+    /// any u64
+    Uint(u64),
+    /// any i64
+    Int(i64),
+    /// an integer at a format boundary
+    IntEdge(IntEdge),
+    /// f32
+    F32(f32),
+    /// f64
+    F64(f64),
+    /// str
+    Str(String),
+    /// bin
+    Bin(Vec<u8>),
+    /// ext (type -1 is turned into -2: -1 is the timestamp)
+    Ext(i8, Vec<u8>),
+    /// timestamp (nanoseconds taken modulo 10^9)
+    Timestamp(i64, u32),
+    /// an array whose elements are the next nodes
+    Array(u8),
+    /// a map whose keys and values are the next nodes
+    Map(u8),
+}
+
+/// Integers at the edges of the MessagePack integer formats.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub enum IntEdge {
+    /// 127, 128, 255, 256, 65535, 65536, u32::MAX, u32::MAX + 1, u64::MAX
+    Unsigned(u8),
+    /// -32, -33, -128, -129, -32768, -32769, i32::MIN, i32::MIN - 1, i64::MIN
+    Signed(u8),
+}
+
+const UNSIGNED_EDGES: [u64; 9] = [
+    127,
+    128,
+    255,
+    256,
+    65535,
+    65536,
+    0xffff_ffff,
+    0x1_0000_0000,
+    u64::MAX,
+];
+const SIGNED_EDGES: [i64; 9] = [
+    -32,
+    -33,
+    -128,
+    -129,
+    -32768,
+    -32769,
+    i32::MIN as i64,
+    i32::MIN as i64 - 1,
+    i64::MIN,
+];
+
+fn scalar(node: Node) -> Value {
+    match node {
+        Node::Nil | Node::Array(_) | Node::Map(_) => Value::Nil,
+        Node::Bool(b) => Value::Bool(b),
+        Node::Uint(n) => Value::from(n),
+        Node::Int(n) => Value::from(n),
+        Node::IntEdge(IntEdge::Unsigned(i)) => {
+            Value::Integer(Integer::from(UNSIGNED_EDGES[usize::from(i) % 9]))
+        }
+        Node::IntEdge(IntEdge::Signed(i)) => {
+            Value::Integer(Integer::from(SIGNED_EDGES[usize::from(i) % 9]))
+        }
+        Node::F32(x) => Value::F32(x),
+        Node::F64(x) => Value::F64(x),
+        Node::Str(s) => Value::Str(s.into()),
+        Node::Bin(b) => Value::Bin(b.into()),
+        Node::Ext(t, b) => Value::Ext(if t == -1 { -2 } else { t }, b.into()),
+        Node::Timestamp(s, n) => Value::Timestamp(
+            Timestamp::new(s, n % 1_000_000_000)
+                .unwrap_or(Timestamp::new(s, 0).expect("0 ns is valid")),
+        ),
+    }
+}
+
+/// Builds the value a pre-order node list describes; missing children are nil.
+pub fn build(nodes: impl IntoIterator<Item = Node>) -> Value {
+    // Each open container: is it a map, how many children it still expects, its children.
+    let mut open: Vec<(bool, usize, Vec<Value>)> = Vec::new();
+    let mut nodes = nodes.into_iter();
+    loop {
+        let node = nodes.next().unwrap_or(Node::Nil);
+        let mut value = match node {
+            Node::Array(n) if n > 0 => {
+                open.push((false, usize::from(n), Vec::new()));
+                continue;
+            }
+            Node::Map(n) if n > 0 => {
+                open.push((true, 2 * usize::from(n), Vec::new()));
+                continue;
+            }
+            Node::Array(_) => Value::from(Vec::<Value>::new()),
+            Node::Map(_) => Value::from(Vec::<(Value, Value)>::new()),
+            other => scalar(other),
+        };
+        loop {
+            let Some((_, left, children)) = open.last_mut() else {
+                return value;
+            };
+            children.push(value);
+            *left -= 1;
+            if *left > 0 {
+                break;
+            }
+            let (is_map, _, children) = open.pop().expect("checked above");
+            value = if is_map {
+                let mut it = children.into_iter();
+                let mut entries = Vec::new();
+                while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                    entries.push((k, v));
+                }
+                Value::from(entries)
+            } else {
+                Value::from(children)
+            };
+        }
+    }
+}
+
+/// A value from fuzzer bytes: a pre-order node list.
+pub fn value_from_bytes(data: &[u8]) -> Value {
+    let mut u = Unstructured::new(data);
+    let nodes: Vec<Node> = u
+        .arbitrary_iter()
+        .map(|it| it.filter_map(Result::ok).collect())
+        .unwrap_or_default();
+    build(nodes)
+}
+
+/// How a deep value is shaped.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub enum Nesting {
+    /// [[[...]]]
+    Arrays,
+    /// {nil: {nil: ...}}
+    MapValues,
+    /// {{...: nil}: nil}
+    MapKeys,
+    /// alternating arrays and maps
+    Mixed,
+}
+
+/// A deep and possibly wide value: `depth` levels of `nesting`, each level with `width`
+/// extra siblings.
+#[derive(Arbitrary, Debug, Clone)]
+pub struct DeepShape {
+    /// Nesting levels (taken modulo 20,000: deeper adds time, not coverage; the codec tests
+    /// go to 1,000,000).
+    pub depth: u32,
+    /// Extra scalar siblings per level (taken modulo 8).
+    pub width: u8,
+    /// How levels nest.
+    pub nesting: Nesting,
+    /// The innermost value.
+    pub leaf: Node,
+}
+
+impl DeepShape {
+    /// The pre-order nodes of this shape.
+    pub fn nodes(&self) -> Vec<Node> {
+        let depth = (self.depth % 20_000) as usize;
+        let width = self.width % 8;
+        let mut nodes = Vec::with_capacity(depth * (2 + usize::from(width)) + 1);
+        let mut closers = Vec::with_capacity(depth);
+        for level in 0..depth {
+            let as_map = match self.nesting {
+                Nesting::Arrays => false,
+                Nesting::MapValues | Nesting::MapKeys => true,
+                Nesting::Mixed => level % 2 == 1,
+            };
+            if as_map {
+                nodes.push(Node::Map(1 + width));
+                if matches!(self.nesting, Nesting::MapValues)
+                    || (matches!(self.nesting, Nesting::Mixed))
+                {
+                    nodes.push(Node::Nil); // the key; the next level is the value
+                    closers.push(2 * usize::from(width));
+                } else {
+                    closers.push(1 + 2 * usize::from(width)); // the next level is the key
+                }
+            } else {
+                nodes.push(Node::Array(1 + width));
+                closers.push(usize::from(width));
+            }
+        }
+        nodes.push(self.leaf.clone());
+        for extra in closers.into_iter().rev() {
+            nodes.extend((0..extra).map(|i| Node::Uint(i as u64)));
+        }
+        nodes
+    }
+}

@@ -1,0 +1,79 @@
+# Shared by scripts/fuzz-smoke and scripts/fuzz-nightly: how each engine is built and run.
+# Source it; it defines functions and the settings below.
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TARGETS=(decode decode_limits differential_rmpv roundtrip_structured encode_deep)
+DICT="$REPO/corpus/msgpack.dict"
+# Bombs in the corpus are ~100 KB; the fuzzer may grow them a little.
+MAX_LEN=262144
+# The default max_alloc_bytes is 64 MiB: one allocation above 128 MiB is a bug to report.
+MALLOC_LIMIT_MB=128
+RSS_LIMIT_MB=2048
+# Any input slower than this is a failure (the decoder is linear; this is generous).
+TIMEOUT_S=10
+LIBFUZZER_BIN="$REPO/fuzz/target/x86_64-unknown-linux-gnu/release"
+AFL_BIN="$REPO/fuzz/afl/target/release"
+
+log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+build_libfuzzer() {
+  log "building libFuzzer targets (cargo +nightly fuzz build -O, ASan)"
+  (cd "$REPO/fuzz" && CARGO_CACHE_RUSTC_INFO=0 cargo +nightly fuzz build -O >/dev/null 2>"$REPO/fuzz/build-libfuzzer.log") \
+    || { cat "$REPO/fuzz/build-libfuzzer.log" >&2; return 1; }
+}
+
+build_afl() {
+  log "building AFL++ targets (cargo afl build --release)"
+  (cd "$REPO/fuzz/afl" && cargo afl build --release >/dev/null 2>"$REPO/fuzz/build-afl.log") \
+    || { cat "$REPO/fuzz/build-afl.log" >&2; return 1; }
+}
+
+# run_libfuzzer TARGET SECONDS WORKDIR [extra libFuzzer flags...]
+# Fuzzes into WORKDIR/corpus (seeded from corpus/TARGET, which it never writes), artifacts
+# into WORKDIR/artifacts. Prints "execs exec_per_sec corpus_files new_features" on stdout.
+run_libfuzzer() {
+  local t=$1 secs=$2 work=$3; shift 3
+  mkdir -p "$work/corpus" "$work/artifacts"
+  local before; before=$(ls "$work/corpus" | wc -l)
+  set +e
+  "$LIBFUZZER_BIN/$t" -dict="$DICT" -max_len=$MAX_LEN -rss_limit_mb=$RSS_LIMIT_MB \
+    -malloc_limit_mb=$MALLOC_LIMIT_MB -timeout=$TIMEOUT_S -max_total_time="$secs" \
+    -artifact_prefix="$work/artifacts/" -print_final_stats=1 "$@" \
+    "$work/corpus" "$REPO/corpus/$t" >"$work/libfuzzer.log" 2>&1
+  local rc=$?
+  set -e
+  local execs rate cov
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/libfuzzer.log" | grep -o '[0-9]*$' | tail -1 || true)
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$work/libfuzzer.log" | grep -o '[0-9]*$' | tail -1 || true)
+  cov=$(grep -o 'cov: [0-9]*' "$work/libfuzzer.log" | tail -1 | grep -o '[0-9]*' || true)
+  echo "${execs:-0} ${rate:-0} $(ls "$work/corpus" | wc -l) ${cov:-0} $rc $before"
+}
+
+# run_afl TARGET SECONDS WORKDIR: seeds are corpus/TARGET files up to 64 KB (AFL calibrates
+# every seed; the 100 KB bombs only slow it). Prints "execs exec_per_sec corpus_files".
+run_afl() {
+  local t=$1 secs=$2 work=$3
+  rm -rf "$work/afl-in" "$work/afl-out"
+  mkdir -p "$work/afl-in"
+  find "$REPO/corpus/$t" -type f -size -64k -exec cp {} "$work/afl-in/" \;
+  [ -d "$work/corpus" ] && find "$work/corpus" -type f -size -64k -exec cp {} "$work/afl-in/" \; 2>/dev/null
+  set +e
+  AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_QUIET=1 \
+  AFL_NO_AFFINITY=1 AFL_IGNORE_SEED_PROBLEMS=1 \
+    cargo afl fuzz -i "$work/afl-in" -o "$work/afl-out" -V "$secs" -x "$DICT" \
+    -t $((TIMEOUT_S * 1000)) -m none "$AFL_BIN/$t" >"$work/afl.log" 2>&1
+  local rc=$?
+  set -e
+  local stats="$work/afl-out/default/fuzzer_stats" execs=0 rate=0 items=0
+  if [ -f "$stats" ]; then
+    execs=$(awk -F: '/^execs_done/ {gsub(/ /,"",$2); print $2}' "$stats")
+    rate=$(awk -F: '/^execs_per_sec/ {gsub(/ /,"",$2); print $2}' "$stats")
+    items=$(awk -F: '/^corpus_count/ {gsub(/ /,"",$2); print $2}' "$stats")
+  fi
+  echo "$execs $rate $items $rc"
+}
+
+# Files AFL saved as crashes or hangs (its -V exits 0 even when it saved some).
+afl_findings() {
+  find "$1/afl-out/default/crashes" "$1/afl-out/default/hangs" -type f ! -name README.txt 2>/dev/null
+}
