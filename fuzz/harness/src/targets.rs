@@ -14,15 +14,24 @@ use crate::alloc_meter;
 pub enum Outcome {
     /// The input decoded.
     Decoded,
-    /// The codec refused it with an error of this kind (see `hardpack::Error::kind_name`).
-    Rejected(&'static str),
+    /// The codec refused it.
+    Rejected {
+        /// The error kind (`hardpack::Error::kind_name`).
+        kind: &'static str,
+        /// The limit that refused it, if one did (`max_depth`, ...).
+        limit: Option<&'static str>,
+    },
 }
 
 impl std::fmt::Display for Outcome {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Outcome::Decoded => f.write_str("decoded"),
-            Outcome::Rejected(kind) => write!(f, "rejected: {kind}"),
+            Outcome::Rejected { kind, limit: None } => write!(f, "rejected: {kind}"),
+            Outcome::Rejected {
+                kind,
+                limit: Some(limit),
+            } => write!(f, "rejected: {kind} ({limit})"),
         }
     }
 }
@@ -81,7 +90,10 @@ pub fn target(name: &str) -> Option<&'static Target> {
 fn outcome<T>(result: &Result<T, hardpack::Error>) -> Outcome {
     match result {
         Ok(_) => Outcome::Decoded,
-        Err(e) => Outcome::Rejected(e.kind_name()),
+        Err(e) => Outcome::Rejected {
+            kind: e.kind_name(),
+            limit: e.limit().map(Limit::name),
+        },
     }
 }
 

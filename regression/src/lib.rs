@@ -1,0 +1,224 @@
+//! Regression cases: a payload file `cases/NAME.bin` and its metadata `cases/NAME.toml`.
+//! `cargo test` replays each through its target's harness (the function the fuzzers call)
+//! under the allocation meter and checks the expected outcome.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use hardpack_harness::alloc_meter;
+use hardpack_harness::targets::{self, Outcome};
+use serde::Deserialize;
+
+/// How a case was found.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum FoundBy {
+    /// libFuzzer (cargo fuzz)
+    Libfuzzer,
+    /// AFL++
+    Afl,
+    /// a proptest failure
+    Proptest,
+    /// a public report, here or against another implementation
+    Reported,
+}
+
+/// What the codec must do with the payload now.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Expect {
+    /// It decodes.
+    Decoded,
+    /// It is refused.
+    Rejected,
+}
+
+/// The metadata of one case (`cases/NAME.toml`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Metadata {
+    /// The target whose harness replays it.
+    pub target: String,
+    /// How it was found.
+    pub found_by: FoundBy,
+    /// When (YYYY-MM-DD).
+    pub date: String,
+    /// What went wrong, in one line.
+    pub summary: String,
+    /// The public report, if there is one.
+    pub link: Option<String>,
+    /// The expected outcome now.
+    pub expect: Expect,
+    /// With `expect = "rejected"`: the error kind (`limit_exceeded`, `unexpected_end`, ...).
+    pub error_kind: Option<String>,
+    /// With `error_kind = "limit_exceeded"`: which limit (`max_depth`, ...).
+    pub limit: Option<String>,
+    /// Most heap bytes the replay may hold at peak.
+    pub max_peak_bytes: Option<usize>,
+}
+
+/// One case.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// File stem shared by the payload and the metadata.
+    pub name: String,
+    /// The payload file.
+    pub payload_path: PathBuf,
+    /// Its metadata.
+    pub meta: Metadata,
+}
+
+/// Where the committed cases live.
+pub fn cases_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("cases")
+}
+
+/// Loads every case in `dir`, sorted by name. A `.bin` without `.toml` (or the reverse) is an
+/// error, as is metadata that does not parse.
+pub fn load_cases(dir: &Path) -> Result<Vec<Case>, String> {
+    let mut cases = Vec::new();
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for entry in entries {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        let ext = path.extension().and_then(|e| e.to_str());
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
+        match ext {
+            Some("toml") => {
+                let payload_path = path.with_extension("bin");
+                if !payload_path.exists() {
+                    return Err(format!(
+                        "{}: no payload {}",
+                        path.display(),
+                        payload_path.display()
+                    ));
+                }
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let meta: Metadata =
+                    toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+                if targets::target(&meta.target).is_none() {
+                    return Err(format!(
+                        "{}: unknown target {:?}",
+                        path.display(),
+                        meta.target
+                    ));
+                }
+                cases.push(Case {
+                    name,
+                    payload_path,
+                    meta,
+                });
+            }
+            Some("bin") if !path.with_extension("toml").exists() => {
+                return Err(format!(
+                    "{}: no metadata {}",
+                    path.display(),
+                    path.with_extension("toml").display()
+                ));
+            }
+            _ => {}
+        }
+    }
+    cases.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(cases)
+}
+
+/// A replay that did not go as the case says.
+#[derive(Debug)]
+pub struct Mismatch {
+    /// The case file.
+    pub case: PathBuf,
+    /// What the metadata expects.
+    pub expected: String,
+    /// What happened.
+    pub happened: String,
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: expected {}, but {}",
+            self.case.display(),
+            self.expected,
+            self.happened
+        )
+    }
+}
+
+/// Generous: every case is refused or decoded in milliseconds; this only catches a hang.
+pub const TIME_BOUND: Duration = Duration::from_secs(20);
+
+fn expected_text(meta: &Metadata) -> String {
+    let mut s = match meta.expect {
+        Expect::Decoded => "decoded".to_string(),
+        Expect::Rejected => "rejected".to_string(),
+    };
+    if let Some(kind) = &meta.error_kind {
+        s += &format!(": {kind}");
+    }
+    if let Some(limit) = &meta.limit {
+        s += &format!(" ({limit})");
+    }
+    if let Some(peak) = meta.max_peak_bytes {
+        s += &format!(", peak <= {peak} bytes");
+    }
+    s
+}
+
+/// Replays one case through its target. Needs `alloc_meter::CountingAlloc` installed when
+/// the case sets `max_peak_bytes`.
+pub fn replay(case: &Case) -> Result<Outcome, Mismatch> {
+    let mismatch = |happened: String| Mismatch {
+        case: case.payload_path.clone(),
+        expected: expected_text(&case.meta),
+        happened,
+    };
+    let payload = std::fs::read(&case.payload_path)
+        .map_err(|e| mismatch(format!("it could not be read: {e}")))?;
+    let target = targets::target(&case.meta.target)
+        .ok_or_else(|| mismatch("its target does not exist".into()))?;
+    let run = target.run;
+    let (result, cost) = alloc_meter::measure(|| std::panic::catch_unwind(|| run(&payload)));
+    let outcome = result.map_err(|panic| {
+        let message = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        mismatch(format!(
+            "the {} harness panicked: {message}",
+            case.meta.target
+        ))
+    })?;
+    if cost.elapsed > TIME_BOUND {
+        return Err(mismatch(format!("it took {:?}", cost.elapsed)));
+    }
+    let ok = match (&outcome, case.meta.expect) {
+        (Outcome::Decoded, Expect::Decoded) => true,
+        (Outcome::Rejected { kind, limit }, Expect::Rejected) => {
+            case.meta.error_kind.as_deref().is_none_or(|k| k == *kind)
+                && case.meta.limit.as_deref().is_none_or(|l| Some(l) == *limit)
+        }
+        _ => false,
+    };
+    if !ok {
+        return Err(mismatch(format!("it was {outcome}")));
+    }
+    if let Some(max) = case.meta.max_peak_bytes {
+        if !alloc_meter::is_installed() {
+            return Err(mismatch("the allocation meter is not installed".into()));
+        }
+        if cost.peak_bytes > max {
+            return Err(mismatch(format!(
+                "it held {} bytes at peak",
+                cost.peak_bytes
+            )));
+        }
+    }
+    Ok(outcome)
+}
