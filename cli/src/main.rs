@@ -19,6 +19,37 @@ static ALLOC: CountingAlloc = CountingAlloc;
 const REJECTED: u8 = 1;
 /// Exit status for bad usage or an unreadable input.
 const USAGE: u8 = 2;
+/// Exit status for a payload on which a fuzz target's oracle fails.
+const ORACLE_FAILED: u8 = 3;
+
+fn target_name(name: &str) -> Result<String, String> {
+    match hardpack_harness::target(name) {
+        Some(_) => Ok(name.to_string()),
+        None => {
+            let names: Vec<&str> = hardpack_harness::TARGETS.iter().map(|t| t.name).collect();
+            Err(format!(
+                "unknown target {name:?}; one of {}",
+                names.join(", ")
+            ))
+        }
+    }
+}
+
+/// Runs a target's harness; `Err` carries the oracle's panic message.
+fn run_target(name: &str, payload: &[u8]) -> Result<String, String> {
+    let target = hardpack_harness::target(name).ok_or_else(|| format!("unknown target {name}"))?;
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(|| (target.run)(payload));
+    std::panic::set_hook(previous_hook);
+    result.map(|outcome| outcome.to_string()).map_err(|panic| {
+        panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "the harness panicked".to_string())
+    })
+}
 
 #[derive(Parser)]
 #[command(
@@ -95,6 +126,10 @@ struct ReproArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
+    /// Also run this fuzz target's harness on the payload, oracle included (exit 3 if it
+    /// fails): decode, decode_limits, differential_rmpv, roundtrip_structured, encode_deep
+    #[arg(long, value_parser = target_name)]
+    target: Option<String>,
     #[command(flatten)]
     limits: LimitFlags,
 }
@@ -119,9 +154,20 @@ fn read_input(path: &PathBuf, hex: bool) -> Result<Vec<u8>, String> {
 fn run_repro(args: &ReproArgs) -> Result<ExitCode, String> {
     let payload = read_input(&args.input, args.hex)?;
     let report = repro::repro(&payload, &args.limits.limits());
+    let oracle = args.target.as_deref().map(|t| (t, run_target(t, &payload)));
     if args.json {
-        let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-        println!("{json}");
+        let mut json = serde_json::to_value(&report).map_err(|e| e.to_string())?;
+        if let Some((target, result)) = &oracle {
+            json["target"] = serde_json::json!({
+                "name": target,
+                "oracle": if result.is_ok() { "held" } else { "failed" },
+                "detail": match result { Ok(outcome) => outcome, Err(message) => message },
+            });
+        }
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?
+        );
     } else {
         println!(
             "payload:  {} ({})",

@@ -104,3 +104,18 @@ fn usage_and_io_errors_exit_2() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn target_flag_runs_the_harness_oracle() {
+    let (code, report) = repro(&[0x92, 0x01, 0x02], &["--target", "decode"]);
+    assert_eq!(code, 0);
+    assert_eq!(report["target"]["oracle"], "held");
+    let (code, report) = repro(&[0xc1], &["--target", "differential_rmpv"]);
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(report["target"]["detail"], "rejected: reserved_marker");
+    let out = Command::new(env!("CARGO_BIN_EXE_hardpack"))
+        .args(["repro", "--target", "nope", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
