@@ -40,10 +40,7 @@ fn every_committed_seed_passes_its_targets_oracle() {
     let mut replayed = 0;
     for target in TARGETS {
         let dir = corpus.join(target.name);
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-            .map(|e| e.unwrap().path())
-            .collect();
+        let mut files = files_under(&dir);
         files.sort();
         for file in files {
             let data = std::fs::read(&file).unwrap();
@@ -58,4 +55,21 @@ fn every_committed_seed_passes_its_targets_oracle() {
         }
     }
     assert!(replayed > 500, "only {replayed} seeds found");
+}
+
+/// Every file below `dir` (the seeds, and what the nightly job merged into `found/`).
+fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files
 }
