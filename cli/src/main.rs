@@ -202,6 +202,16 @@ fn run_repro(args: &ReproArgs) -> Result<ExitCode, String> {
             "time:     {}",
             human_duration(Duration::from_secs_f64(report.elapsed_us / 1e6))
         );
+        match &oracle {
+            Some((target, Ok(outcome))) => println!("target:   {target}: oracle held ({outcome})"),
+            Some((target, Err(message))) => {
+                println!("target:   {target}: ORACLE FAILED: {message}")
+            }
+            None => {}
+        }
+    }
+    if matches!(oracle, Some((_, Err(_)))) {
+        return Ok(ExitCode::from(ORACLE_FAILED));
     }
     Ok(ExitCode::from(if report.decoded() { 0 } else { REJECTED }))
 }

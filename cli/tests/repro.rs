@@ -113,6 +113,14 @@ fn target_flag_runs_the_harness_oracle() {
     let (code, report) = repro(&[0xc1], &["--target", "differential_rmpv"]);
     assert_eq!(code, 1, "{report}");
     assert_eq!(report["target"]["detail"], "rejected: reserved_marker");
+    // decode_limits with a 1-byte allocation budget (header bytes 6-7 = 0): the decode of a
+    // non-empty array is refused, and the oracle holds.
+    let (code, report) = repro(
+        &[1, 1, 1, 1, 1, 1, 0, 0, 0x91, 0x01],
+        &["--target", "decode_limits"],
+    );
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(report["target"]["oracle"], "held", "{report}");
     let out = Command::new(env!("CARGO_BIN_EXE_hardpack"))
         .args(["repro", "--target", "nope", "x"])
         .output()
