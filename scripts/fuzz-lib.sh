@@ -6,6 +6,8 @@ TARGETS=(decode decode_limits differential_rmpv roundtrip_structured encode_deep
 DICT="$REPO/corpus/msgpack.dict"
 # Bombs in the corpus are ~100 KB; the fuzzer may grow them a little.
 MAX_LEN=262144
+# Inputs merged into corpus/<target>/found/ are at most this big.
+FOUND_MAX_BYTES=16384
 # The default max_alloc_bytes is 64 MiB: one allocation above 128 MiB is a bug to report.
 MALLOC_LIMIT_MB=128
 RSS_LIMIT_MB=2048
@@ -76,4 +78,23 @@ run_afl() {
 # Files AFL saved as crashes or hangs (its -V exits 0 even when it saved some).
 afl_findings() {
   find "$1/afl-out/default/crashes" "$1/afl-out/default/hangs" -type f ! -name README.txt 2>/dev/null
+}
+
+# merge_found TARGET DIR...: adds to corpus/TARGET/found/ the inputs from DIR... that reach
+# coverage the committed seeds and found/ do not (libFuzzer -merge=1 over a copy of both).
+merge_found() {
+  local t=$1; shift
+  local found="$REPO/corpus/$t/found" tmp
+  tmp=$(mktemp -d)
+  mkdir -p "$found"
+  find "$REPO/corpus/$t" -type f -exec cp {} "$tmp/" \;
+  local before; before=$(mktemp); ls "$tmp" >"$before"
+  "$LIBFUZZER_BIN/$t" -merge=1 -rss_limit_mb=$RSS_LIMIT_MB -max_len=$MAX_LEN -timeout=$TIMEOUT_S \
+    "$tmp" "$@" >"$tmp.merge.log" 2>&1 || log "merge for $t failed (see $tmp.merge.log)"
+  # Large finds are mostly mutated bombs, which scripts/gen-corpus regenerates: keep the
+  # committed corpus small.
+  ls "$tmp" | grep -vxF -f "$before" | while read -r f; do
+    [ "$(stat -c %s "$tmp/$f")" -le "$FOUND_MAX_BYTES" ] && mv "$tmp/$f" "$found/$f"
+  done
+  rm -rf "$tmp" "$before"
 }
