@@ -1,0 +1,33 @@
+#!/bin/bash -eu
+# Builds every libFuzzer target for ClusterFuzzLite / OSS-Fuzz and puts in $OUT, per target:
+# the binary, <target>.dict, <target>.options and <target>_seed_corpus.zip.
+# Reads: SRC (where the repository is, as $SRC/hardpack), OUT (where results go), and the
+# OSS-Fuzz variables cargo-fuzz honours (SANITIZER, CARGO_BUILD_TARGET / RUSTFLAGS set by
+# base-builder-rust). FUZZ_TARGETS (space-separated) restricts the set; default: all.
+REPO="$SRC/hardpack"
+cd "$REPO/fuzz"
+TARGETS=${FUZZ_TARGETS:-$(sed -n 's/^name = "\(.*\)"$/\1/p' Cargo.toml | grep -v '^hardpack-fuzz$')}
+
+# OSS-Fuzz's cargo wrapper picks the sanitizer from $SANITIZER; locally cargo-fuzz defaults to ASan.
+cargo fuzz build -O $TARGETS
+
+BUILD_DIR="$REPO/fuzz/target/x86_64-unknown-linux-gnu/release"
+for target in $TARGETS; do
+  cp "$BUILD_DIR/$target" "$OUT/$target"
+  cp "$REPO/corpus/msgpack.dict" "$OUT/$target.dict"
+  cat > "$OUT/$target.options" <<OPTIONS
+[libfuzzer]
+dict = $target.dict
+max_len = 262144
+rss_limit_mb = 2048
+malloc_limit_mb = 128
+timeout = 10
+OPTIONS
+  (cd "$REPO/corpus/$target" && find . -type f | sort | python3 -c '
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+    for name in sys.stdin.read().split():
+        z.write(name, name[2:].replace("/", "_"))
+' "$OUT/${target}_seed_corpus.zip")
+done
+echo "build.sh: $(echo $TARGETS | wc -w) targets in $OUT"
