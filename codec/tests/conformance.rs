@@ -112,7 +112,7 @@ fn str_wire(len: usize) -> Vec<u8> {
             h
         }
     };
-    wire.extend(std::iter::repeat(b'x').take(len));
+    wire.extend(std::iter::repeat_n(b'x', len));
     wire
 }
 
@@ -150,7 +150,7 @@ fn array_and_map_length_edges() {
             16..=65535 => [vec![0xdc], (len as u16).to_be_bytes().to_vec()].concat(),
             _ => [vec![0xdd], (len as u32).to_be_bytes().to_vec()].concat(),
         };
-        wire.extend(std::iter::repeat(0xc0).take(len));
+        wire.extend(std::iter::repeat_n(0xc0, len));
         both_ways(&wire, Value::from(vec![Value::Nil; len]));
 
         let mut wire = match len {
@@ -158,7 +158,7 @@ fn array_and_map_length_edges() {
             16..=65535 => [vec![0xde], (len as u16).to_be_bytes().to_vec()].concat(),
             _ => [vec![0xdf], (len as u32).to_be_bytes().to_vec()].concat(),
         };
-        wire.extend(std::iter::repeat([0xc0, 0xc3]).take(len).flatten());
+        wire.extend(std::iter::repeat_n([0xc0, 0xc3], len).flatten());
         let entries = vec![(Value::Nil, Value::Bool(true)); len];
         both_ways(&wire, Value::from(entries));
     }
@@ -185,7 +185,7 @@ fn fixext_and_ext_forms() {
         (16, 0xd8),
     ] {
         let mut wire = vec![marker, 0x05];
-        wire.extend(std::iter::repeat(0xab).take(len));
+        wire.extend(std::iter::repeat_n(0xab, len));
         both_ways(&wire, Value::Ext(5, vec![0xab; len].into()));
     }
     for (len, head) in [
@@ -199,7 +199,7 @@ fn fixext_and_ext_forms() {
     ] {
         let mut wire = head;
         wire.push(0x80); // type -128
-        wire.extend(std::iter::repeat(1).take(len));
+        wire.extend(std::iter::repeat_n(1, len));
         both_ways(&wire, Value::Ext(-128, vec![1; len].into()));
     }
 }

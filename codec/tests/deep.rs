@@ -53,7 +53,7 @@ fn million_deep_maps_in_keys_and_values_on_small_stack() {
     let through_values = nested(&[0x81, 0xc0], DEPTH, &[0xc0]);
     let mut through_keys = vec![0x81; DEPTH];
     through_keys.push(0xc0);
-    through_keys.extend(std::iter::repeat(0xc0).take(DEPTH));
+    through_keys.extend(std::iter::repeat_n(0xc0, DEPTH));
     for bytes in [through_values, through_keys] {
         on_small_stack(move || {
             let value = unlimited_depth().decode(&bytes).expect("decodes");

@@ -268,7 +268,7 @@ fn ten_million_empty_arrays_decode_within_the_budget_or_are_refused_by_it() {
     const COUNT: usize = 10_000_000;
     let mut input = vec![0xdd];
     input.extend_from_slice(&(COUNT as u32).to_be_bytes());
-    input.extend(std::iter::repeat(0x90).take(COUNT));
+    input.extend(std::iter::repeat_n(0x90, COUNT));
     // Default limits: max_array_len refuses it.
     assert_eq!(decode(&input).unwrap_err().limit(), Some(Limit::ArrayLen));
     // Lengths lifted, default budget: the budget refuses it.

@@ -23,6 +23,8 @@ pub struct Report {
     pub allocations: usize,
     /// Wall-clock time of the decode, in microseconds.
     pub elapsed_us: f64,
+    /// Deepest nesting the decode reached: the value's depth, or the depth of the error.
+    pub depth_reached: usize,
 }
 
 /// The limits, by field name.
@@ -73,24 +75,28 @@ pub fn repro(payload: &[u8], limits: &Limits) -> Report {
     let decoder = Decoder::new(limits.clone());
     // Only the decode is measured; describing its result afterwards allocates too.
     let (result, cost) = alloc_meter::measure(|| decoder.decode(payload));
-    let outcome = match &result {
+    let (outcome, depth_reached) = match &result {
         Ok(value) => {
             let shape = value.shape();
-            OutcomeReport::Decoded {
+            let outcome = OutcomeReport::Decoded {
                 top_level_type: value.type_name(),
                 values: shape.values,
                 containers: shape.containers,
                 max_depth: shape.max_depth,
                 bytes_consumed: payload.len(),
-            }
+            };
+            (outcome, shape.max_depth)
         }
-        Err(e) => OutcomeReport::Rejected {
-            kind: e.kind_name(),
-            limit: e.limit().map(Limit::name),
-            offset: e.offset(),
-            depth: e.depth(),
-            message: e.to_string(),
-        },
+        Err(e) => {
+            let outcome = OutcomeReport::Rejected {
+                kind: e.kind_name(),
+                limit: e.limit().map(Limit::name),
+                offset: e.offset(),
+                depth: e.depth(),
+                message: e.to_string(),
+            };
+            (outcome, e.depth())
+        }
     };
     drop(result);
     Report {
@@ -105,6 +111,7 @@ pub fn repro(payload: &[u8], limits: &Limits) -> Report {
         peak_heap_bytes: cost.peak_bytes,
         allocations: cost.allocations,
         elapsed_us: cost.elapsed.as_secs_f64() * 1e6,
+        depth_reached,
     }
 }
 

@@ -74,8 +74,7 @@ fn nested_huge_claims_are_refused_by_the_bytes_left() {
     // msgpackr PR 200: array16 headers claiming 65535 each, nested (there: ~72 KB reaching
     // ~1.4 GB). Each level's claim is checked against the bytes left, counting what the outer
     // levels still expect, so only the outermost claim is reserved: one Value per input byte.
-    let bomb: Vec<u8> = std::iter::repeat([0xdc, 0xff, 0xff])
-        .take(24_000)
+    let bomb: Vec<u8> = std::iter::repeat_n([0xdc, 0xff, 0xff], 24_000)
         .flatten()
         .collect();
     let lifted = Limits::unlimited();
@@ -97,7 +96,7 @@ fn ten_million_empty_arrays_stay_within_the_budget() {
     const COUNT: usize = 10_000_000;
     let mut input = vec![0xdd];
     input.extend_from_slice(&(COUNT as u32).to_be_bytes());
-    input.extend(std::iter::repeat(0x90).take(COUNT));
+    input.extend(std::iter::repeat_n(0x90, COUNT));
     let lengths_lifted = Limits::default().with(Limit::ArrayLen, usize::MAX);
     for budget in [64 << 20, 256 << 20, 1 << 30] {
         let limits = lengths_lifted.clone().with(Limit::AllocBytes, budget);
