@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use hardpack::{Limit, Limits};
+use hardpack_cli::{audit, compare, html};
 use hardpack_harness::alloc_meter::{self, CountingAlloc};
 use hardpack_harness::repro::{
     self, human_bytes, human_duration, parse_hex, parse_size, OutcomeReport,
@@ -68,6 +69,40 @@ enum Command {
     ///
     /// Exit status: 0 decoded, 1 rejected by the codec, 2 usage or I/O error.
     Repro(ReproArgs),
+    /// Decode many payloads, each in an isolated child process, and report what each cost.
+    ///
+    /// A directory is walked (metadata files are skipped). Prints a table sorted by
+    /// amplification (peak heap / input size). Exit status: 0 clean, 1 if any payload
+    /// crashed its child or went above max_alloc_bytes, 2 usage or I/O error.
+    Audit(AuditArgs),
+    /// Decode a payload with another implementation in this process, measured (used by
+    /// `repro --compare` inside a guarded child).
+    #[command(hide = true)]
+    PeerDecode {
+        /// rmpv or rmp-serde
+        implementation: String,
+        /// The payload file
+        input: PathBuf,
+    },
+}
+
+#[derive(Args)]
+struct AuditArgs {
+    /// Payload files or directories (regression/, corpus/ ...)
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Write the results as JSON to this file (- for standard output)
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Write a self-contained HTML report with charts to this file
+    #[arg(long)]
+    html: Option<PathBuf>,
+    /// Decode every payload under a range of one limit: LIMIT=A..B, e.g.
+    /// max_alloc_bytes=1KiB..64MiB or max_depth=1..100000 (A, doubling, B)
+    #[arg(long)]
+    sweep: Option<String>,
+    #[command(flatten)]
+    limits: LimitFlags,
 }
 
 /// One flag per limit; unset flags keep `Limits::default()`. Sizes take units: 64KiB, 16MiB, max.
@@ -126,6 +161,9 @@ struct ReproArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
+    /// Also decode it with rmpv and rmp-serde in guarded child processes, side by side
+    #[arg(long)]
+    compare: bool,
     /// Also run this fuzz target's harness on the payload, oracle included (exit 3 if it
     /// fails): decode, decode_limits, differential_rmpv, roundtrip_structured, encode_deep
     #[arg(long, value_parser = target_name)]
@@ -210,10 +248,161 @@ fn run_repro(args: &ReproArgs) -> Result<ExitCode, String> {
             None => {}
         }
     }
+    if args.compare {
+        print_comparison(&args.input, &report, &args.limits.limits())?;
+    }
     if matches!(oracle, Some((_, Err(_)))) {
         return Ok(ExitCode::from(ORACLE_FAILED));
     }
     Ok(ExitCode::from(if report.decoded() { 0 } else { REJECTED }))
+}
+
+fn print_comparison(
+    input: &std::path::Path,
+    ours: &repro::Report,
+    limits: &Limits,
+) -> Result<(), String> {
+    if input.as_os_str() == "-" {
+        return Err("--compare needs a file, not standard input".into());
+    }
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    // The peers get the memory hardpack was allowed, plus room for the program.
+    let memory = limits.max_alloc_bytes.min(16 << 30).saturating_add(1 << 30);
+    let peers = compare::compare_peers(&exe, input, memory)?;
+    let ours_detail = match &ours.outcome {
+        OutcomeReport::Decoded { .. } => String::new(),
+        OutcomeReport::Rejected { message, .. } => message.clone(),
+    };
+    println!(
+        "\n{:<10} {:<9} {:>10} {:>12}  detail",
+        "decoder", "outcome", "peak heap", "time"
+    );
+    let ours_status = if ours.decoded() {
+        "decoded"
+    } else {
+        "rejected"
+    };
+    let rows = std::iter::once((
+        "hardpack".to_string(),
+        ours_status.to_string(),
+        ours.peak_heap_bytes,
+        ours.elapsed_us,
+        ours_detail,
+    ))
+    .chain(peers.into_iter().map(|p| {
+        (
+            p.implementation,
+            p.status,
+            p.peak_heap_bytes,
+            p.elapsed_us,
+            p.detail,
+        )
+    }));
+    for (name, status, peak, us, detail) in rows {
+        println!(
+            "{name:<10} {status:<9} {:>10} {:>12}  {detail}",
+            human_bytes(peak),
+            human_duration(Duration::from_secs_f64(us / 1e6))
+        );
+    }
+    println!(
+        "(each peer ran in a child process with an 8 MiB stack and a {} memory cap)",
+        human_bytes(memory)
+    );
+    Ok(())
+}
+
+fn progress(done: usize, total: usize, what: &std::path::Path) {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        eprint!(
+            "\raudit {done}/{total} {:<60.60}",
+            what.display().to_string()
+        );
+        if done == total {
+            eprintln!();
+        }
+    } else if done == total || done % 50 == 0 {
+        eprintln!("audit {done}/{total}");
+    }
+}
+
+fn run_audit(args: &AuditArgs) -> Result<ExitCode, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let payloads = audit::collect_payloads(&args.inputs)?;
+    if payloads.is_empty() {
+        return Err("no payloads found".into());
+    }
+    let base = args.limits.limits();
+    let sweep = args.sweep.as_deref().map(audit::Sweep::parse).transpose()?;
+    let runs: Vec<(Limits, Option<usize>)> = match &sweep {
+        None => vec![(base.clone(), None)],
+        Some((limit, s)) => s
+            .values
+            .iter()
+            .map(|v| (base.clone().with(*limit, *v), Some(*v)))
+            .collect(),
+    };
+    let total = payloads.len() * runs.len();
+    let mut rows = Vec::with_capacity(total);
+    for path in &payloads {
+        for (limits, value) in &runs {
+            rows.push(audit::audit_one(&exe, path, limits, *value)?);
+            progress(rows.len(), total, path);
+        }
+    }
+    print!("{}", audit::table(&rows));
+    if let Some((_, s)) = &sweep {
+        println!(
+            "\nwhere each payload starts to decode as {} grows:",
+            s.limit
+        );
+        for (path, flip) in audit::flip_points(&rows) {
+            match flip {
+                Some(v) => println!("  {:>12}  {}", v, path.display()),
+                None => println!("  {:>12}  {}", "never", path.display()),
+            }
+        }
+    }
+    let failed: Vec<&audit::Row> = rows.iter().filter(|r| r.failed()).collect();
+    let worst = rows.iter().map(|r| r.amplification).fold(0.0, f64::max);
+    println!(
+        "\n{} decodes of {} payloads; worst amplification {worst:.1}x; {} failed (crashed or over max_alloc_bytes)",
+        rows.len(),
+        payloads.len(),
+        failed.len()
+    );
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    if let Some(path) = &args.json {
+        let json = serde_json::json!({
+            "command": command,
+            "limits": repro::LimitsReport(Limit::ALL.iter().map(|l| (l.name(), base.get(*l))).collect()),
+            "sweep": sweep.as_ref().map(|(_, s)| s),
+            "rows": rows,
+        });
+        let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
+        if path.as_os_str() == "-" {
+            println!("{text}");
+        } else {
+            std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
+    if let Some(path) = &args.html {
+        let page = html::report(&rows, sweep.as_ref().map(|(_, s)| s.limit), &command)?;
+        std::fs::write(path, page).map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("audit: report written to {}", path.display());
+    }
+    Ok(ExitCode::from(if failed.is_empty() { 0 } else { 1 }))
+}
+
+fn run_peer_decode(implementation: &str, input: &std::path::Path) -> Result<ExitCode, String> {
+    let payload = std::fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
+    let result = compare::decode_in_process(implementation, &payload)?;
+    println!(
+        "{}",
+        serde_json::to_string(&result).map_err(|e| e.to_string())?
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn main() -> ExitCode {
@@ -226,6 +415,11 @@ fn main() -> ExitCode {
     };
     let result = match &cli.command {
         Command::Repro(args) => run_repro(args),
+        Command::Audit(args) => run_audit(args),
+        Command::PeerDecode {
+            implementation,
+            input,
+        } => run_peer_decode(implementation, input),
     };
     result.unwrap_or_else(|message| {
         eprintln!("hardpack: {message}");

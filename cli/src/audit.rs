@@ -1,0 +1,317 @@
+//! `hardpack audit`: decode every payload in an isolated child process (`hardpack repro
+//! --json` under a memory cap and a time limit), and record what each decode cost.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use hardpack::{Limit, Limits};
+use hardpack_harness::repro::parse_size;
+use serde::Serialize;
+use serde_json::Value as Json;
+
+/// What one child decode did.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// The payload file.
+    pub path: PathBuf,
+    /// Its size.
+    pub input_bytes: usize,
+    /// `decoded`, `rejected` or `crashed`.
+    pub status: &'static str,
+    /// The error kind, the limit that refused it, or why the child died.
+    pub detail: String,
+    /// Heap bytes at peak during the decode (0 when the child crashed).
+    pub peak_heap_bytes: usize,
+    /// Allocations during the decode.
+    pub allocations: usize,
+    /// Peak heap per input byte.
+    pub amplification: f64,
+    /// Deepest nesting reached.
+    pub depth_reached: usize,
+    /// Decode time in microseconds.
+    pub elapsed_us: f64,
+    /// In a sweep: the value of the swept limit.
+    pub limit_value: Option<usize>,
+    /// The decode held more than `max_alloc_bytes`.
+    pub over_budget: bool,
+}
+
+impl Row {
+    /// True when the child died or the decode went over its budget.
+    pub fn failed(&self) -> bool {
+        self.status == "crashed" || self.over_budget
+    }
+}
+
+/// How each child is run.
+#[derive(Clone, Debug)]
+pub struct ChildLimits {
+    /// Virtual memory cap of the child, in bytes.
+    pub memory_bytes: usize,
+    /// Wall-clock limit.
+    pub timeout: Duration,
+}
+
+impl ChildLimits {
+    /// The budget plus room for the program itself, at most 16 GiB.
+    pub fn for_limits(limits: &Limits) -> Self {
+        let memory_bytes = limits.max_alloc_bytes.min(16 << 30).saturating_add(1 << 30);
+        ChildLimits {
+            memory_bytes,
+            timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+/// Files to audit: files as given, directories walked (sorted); metadata and notes (`.toml`,
+/// `.md`, `.dict`, `.json`, `.txt`) are skipped.
+pub fn collect_payloads(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_file() {
+            out.push(path.clone());
+            continue;
+        }
+        if !path.is_dir() {
+            return Err(format!("{}: no such file or directory", path.display()));
+        }
+        let mut dirs = vec![path.clone()];
+        let mut found = Vec::new();
+        while let Some(dir) = dirs.pop() {
+            let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            for entry in entries {
+                let p = entry.map_err(|e| e.to_string())?.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if !matches!(
+                    p.extension().and_then(|e| e.to_str()),
+                    Some("toml" | "md" | "dict" | "json" | "txt" | "rs" | "lock")
+                ) {
+                    found.push(p);
+                }
+            }
+        }
+        found.sort();
+        out.extend(found);
+    }
+    Ok(out)
+}
+
+/// The `--max-*` flags that give `limits` to a child `hardpack repro`.
+pub fn limit_args(limits: &Limits) -> Vec<String> {
+    Limit::ALL
+        .iter()
+        .flat_map(|l| {
+            let value = limits.get(*l);
+            let value = if value == usize::MAX {
+                "max".to_string()
+            } else {
+                value.to_string()
+            };
+            [format!("--{}", l.name().replace('_', "-")), value]
+        })
+        .collect()
+}
+
+/// Runs `exe args...` with a memory cap and a time limit; returns (exit code or signal
+/// description, stdout).
+pub fn run_guarded(
+    exe: &Path,
+    args: &[String],
+    guard: &ChildLimits,
+) -> Result<(Result<i32, String>, Vec<u8>), String> {
+    let kib = (guard.memory_bytes / 1024).max(1);
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v \"$1\"; ulimit -s 8192; shift; exec \"$@\"")
+        .arg("sh")
+        .arg(kib.to_string())
+        .arg(exe)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("starting {}: {e}", exe.display()))?;
+    let mut stdout = child.stdout.take().ok_or("no stdout")?;
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut buf);
+        buf
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break Some(status);
+        }
+        if started.elapsed() > guard.timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let out = reader.join().unwrap_or_default();
+    let code = match status {
+        None => Err(format!("timed out after {:?}", guard.timeout)),
+        Some(s) => match s.code() {
+            Some(c) => Ok(c),
+            None => {
+                use std::os::unix::process::ExitStatusExt;
+                let sig = s.signal().unwrap_or(0);
+                let name = match sig {
+                    6 => "SIGABRT (abort, e.g. allocation failure)",
+                    9 => "SIGKILL",
+                    11 => "SIGSEGV (e.g. stack overflow)",
+                    _ => "a signal",
+                };
+                Err(format!("killed by signal {sig}: {name}"))
+            }
+        },
+    };
+    Ok((code, out))
+}
+
+/// Decodes one payload in a child `hardpack repro --json` and records the result.
+pub fn audit_one(
+    exe: &Path,
+    path: &Path,
+    limits: &Limits,
+    limit_value: Option<usize>,
+) -> Result<Row, String> {
+    let input_bytes = std::fs::metadata(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .len() as usize;
+    let mut args = vec!["repro".to_string(), "--json".to_string()];
+    args.extend(limit_args(limits));
+    args.push(path.display().to_string());
+    let (code, stdout) = run_guarded(exe, &args, &ChildLimits::for_limits(limits))?;
+    let parsed: Option<Json> = serde_json::from_slice(&stdout).ok();
+    let mut row = Row {
+        path: path.to_path_buf(),
+        input_bytes,
+        status: "crashed",
+        detail: String::new(),
+        peak_heap_bytes: 0,
+        allocations: 0,
+        amplification: 0.0,
+        depth_reached: 0,
+        elapsed_us: 0.0,
+        limit_value,
+        over_budget: false,
+    };
+    match (code, parsed) {
+        (Ok(0 | 1), Some(report)) => {
+            let outcome = &report["outcome"];
+            row.status = if outcome["status"] == "decoded" {
+                "decoded"
+            } else {
+                "rejected"
+            };
+            row.detail = match (outcome["kind"].as_str(), outcome["limit"].as_str()) {
+                (Some(kind), Some(limit)) => format!("{kind} ({limit})"),
+                (Some(kind), None) => kind.to_string(),
+                _ => String::new(),
+            };
+            let n = |k: &str| report[k].as_u64().unwrap_or(0) as usize;
+            row.peak_heap_bytes = n("peak_heap_bytes");
+            row.allocations = n("allocations");
+            row.depth_reached = n("depth_reached");
+            row.elapsed_us = report["elapsed_us"].as_f64().unwrap_or(0.0);
+            row.amplification = row.peak_heap_bytes as f64 / input_bytes.max(1) as f64;
+            row.over_budget = row.peak_heap_bytes > limits.max_alloc_bytes;
+        }
+        (Ok(c), _) => row.detail = format!("exit status {c} without a report"),
+        (Err(why), _) => row.detail = why,
+    }
+    Ok(row)
+}
+
+/// One limit and the values a sweep tries.
+#[derive(Clone, Debug, Serialize)]
+pub struct Sweep {
+    /// The limit swept.
+    pub limit: &'static str,
+    /// The values, ascending.
+    pub values: Vec<usize>,
+}
+
+impl Sweep {
+    /// Parses `LIMIT=A..B` (e.g. `max_alloc_bytes=1KiB..64MiB`): A, then doubling, then B.
+    pub fn parse(spec: &str) -> Result<(Limit, Sweep), String> {
+        let (name, range) = spec.split_once('=').ok_or("--sweep takes LIMIT=A..B")?;
+        let limit: Limit = name.parse()?;
+        let (a, b) = range.split_once("..").ok_or("--sweep takes LIMIT=A..B")?;
+        let (a, b) = (parse_size(a)?, parse_size(b)?);
+        if a > b || b == usize::MAX {
+            return Err(format!("--sweep {spec}: need A <= B < max"));
+        }
+        let mut values = Vec::new();
+        let mut v = a.max(1);
+        if a == 0 {
+            values.push(0);
+        }
+        while v < b {
+            values.push(v);
+            v = v.saturating_mul(2);
+        }
+        values.push(b);
+        Ok((
+            limit,
+            Sweep {
+                limit: limit.name(),
+                values,
+            },
+        ))
+    }
+}
+
+/// Per payload in a sweep: the smallest value at which it decodes (values below were refused).
+pub fn flip_points(rows: &[Row]) -> Vec<(PathBuf, Option<usize>)> {
+    let mut paths: Vec<&PathBuf> = rows.iter().map(|r| &r.path).collect();
+    paths.dedup();
+    paths
+        .into_iter()
+        .map(|p| {
+            let flip = rows
+                .iter()
+                .filter(|r| &r.path == p && r.status == "decoded")
+                .filter_map(|r| r.limit_value)
+                .min();
+            (p.clone(), flip)
+        })
+        .collect()
+}
+
+/// The table, sorted by amplification, highest first.
+pub fn table(rows: &[Row]) -> String {
+    use hardpack_harness::repro::human_bytes;
+    let mut sorted: Vec<&Row> = rows.iter().collect();
+    sorted.sort_by(|a, b| {
+        b.amplification
+            .total_cmp(&a.amplification)
+            .then(a.path.cmp(&b.path))
+    });
+    let mut out = format!(
+        "{:>9} {:>10} {:>10} {:>7} {:>6} {:>10} {:<9} {:<28} {}\n",
+        "amplif.", "input", "peak", "allocs", "depth", "time", "outcome", "detail", "payload"
+    );
+    for r in sorted {
+        let limit = r.limit_value.map(|v| format!(" [{v}]")).unwrap_or_default();
+        out += &format!(
+            "{:>8.1}x {:>10} {:>10} {:>7} {:>6} {:>8.1}µs {:<9} {:<28} {}{limit}{}\n",
+            r.amplification,
+            human_bytes(r.input_bytes),
+            human_bytes(r.peak_heap_bytes),
+            r.allocations,
+            r.depth_reached,
+            r.elapsed_us,
+            r.status,
+            r.detail,
+            r.path.display(),
+            if r.over_budget { "  OVER BUDGET" } else { "" }
+        );
+    }
+    out
+}

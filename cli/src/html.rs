@@ -1,0 +1,295 @@
+//! The audit report as one self-contained HTML file: the table and SVG charts drawn with
+//! plotters (no scripts, no network).
+
+use std::collections::BTreeMap;
+
+use plotters::prelude::*;
+
+use crate::audit::Row;
+use hardpack_harness::repro::human_bytes;
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn short_name(path: &std::path::Path) -> String {
+    let mut parts: Vec<String> = path
+        .iter()
+        .rev()
+        .take(2)
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    parts.reverse();
+    parts.join("/")
+}
+
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(23, 190, 207),
+];
+
+/// Peak heap against input size, log-log, decoded and rejected payloads apart.
+pub fn peak_vs_input_svg(rows: &[Row]) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let max_x = rows.iter().map(|r| r.input_bytes).max().unwrap_or(1).max(2) as f64 * 2.0;
+        let max_y = rows
+            .iter()
+            .map(|r| r.peak_heap_bytes)
+            .max()
+            .unwrap_or(1)
+            .max(2) as f64
+            * 2.0;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Peak heap against input size (each point a payload)",
+                ("sans-serif", 20),
+            )
+            .margin(12)
+            .x_label_area_size(45)
+            .y_label_area_size(80)
+            .build_cartesian_2d((1f64..max_x).log_scale(), (1f64..max_y).log_scale())
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("input bytes")
+            .y_desc("peak heap bytes")
+            .x_label_formatter(&|v| human_bytes(*v as usize))
+            .y_label_formatter(&|v| human_bytes(*v as usize))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        for (status, color) in [
+            ("decoded", PALETTE[0]),
+            ("rejected", PALETTE[1]),
+            ("crashed", PALETTE[3]),
+        ] {
+            let points: Vec<(f64, f64)> = rows
+                .iter()
+                .filter(|r| r.status == status)
+                .map(|r| (r.input_bytes.max(1) as f64, r.peak_heap_bytes.max(1) as f64))
+                .collect();
+            if points.is_empty() {
+                continue;
+            }
+            chart
+                .draw_series(
+                    points
+                        .into_iter()
+                        .map(|p| Circle::new(p, 4, color.filled())),
+                )
+                .map_err(|e| e.to_string())?
+                .label(status)
+                .legend(move |(x, y)| Circle::new((x, y), 4, color.filled()));
+        }
+        // Reference lines: 1x and 24x the input (one Value per input byte).
+        for (factor, label) in [
+            (1.0, "1 byte per input byte"),
+            (24.0, "24 bytes per input byte"),
+        ] {
+            chart
+                .draw_series(LineSeries::new(
+                    [(1.0, factor), (max_x, (max_x * factor).min(max_y))],
+                    ShapeStyle::from(&BLACK.mix(0.3)).stroke_width(1),
+                ))
+                .map_err(|e| e.to_string())?
+                .label(label)
+                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], BLACK.mix(0.3)));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+/// A sweep point: limit value, peak heap, decoded.
+type SweepPoint = (f64, f64, bool);
+
+/// In a sweep: peak heap against the limit's value, one line per payload (the eight with the
+/// highest peak), and the budget line when the swept limit is `max_alloc_bytes`.
+pub fn sweep_svg(rows: &[Row], limit: &str) -> Result<String, String> {
+    let mut by_path: BTreeMap<String, Vec<SweepPoint>> = BTreeMap::new();
+    for r in rows {
+        if let Some(v) = r.limit_value {
+            by_path.entry(short_name(&r.path)).or_default().push((
+                v.max(1) as f64,
+                r.peak_heap_bytes.max(1) as f64,
+                r.status == "decoded",
+            ));
+        }
+    }
+    let mut series: Vec<(String, Vec<SweepPoint>)> = by_path.into_iter().collect();
+    series.sort_by(|a, b| {
+        let peak = |s: &Vec<SweepPoint>| s.iter().map(|p| p.1).fold(0.0, f64::max);
+        peak(&b.1).total_cmp(&peak(&a.1))
+    });
+    series.truncate(8);
+    let max_x = rows
+        .iter()
+        .filter_map(|r| r.limit_value)
+        .max()
+        .unwrap_or(2)
+        .max(2) as f64
+        * 1.5;
+    let max_y = rows
+        .iter()
+        .map(|r| r.peak_heap_bytes)
+        .max()
+        .unwrap_or(2)
+        .max(2) as f64
+        * 2.0;
+    let min_x = rows
+        .iter()
+        .filter_map(|r| r.limit_value)
+        .min()
+        .unwrap_or(1)
+        .max(1) as f64
+        / 1.5;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 560)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!("Peak heap against {limit} (filled: decoded, hollow: refused)"),
+                ("sans-serif", 20),
+            )
+            .margin(12)
+            .x_label_area_size(45)
+            .y_label_area_size(80)
+            .build_cartesian_2d((min_x..max_x).log_scale(), (1f64..max_y).log_scale())
+            .map_err(|e| e.to_string())?;
+        let is_bytes = limit == "max_alloc_bytes"
+            || limit.ends_with("_len") && limit != "max_array_len" && limit != "max_map_len";
+        chart
+            .configure_mesh()
+            .x_desc(limit)
+            .y_desc("peak heap bytes")
+            .x_label_formatter(&|v| {
+                if is_bytes {
+                    human_bytes(*v as usize)
+                } else {
+                    format!("{}", *v as usize)
+                }
+            })
+            .y_label_formatter(&|v| human_bytes(*v as usize))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        if limit == "max_alloc_bytes" {
+            chart
+                .draw_series(LineSeries::new(
+                    [(min_x, min_x), (max_x, max_x.min(max_y))],
+                    ShapeStyle::from(&BLACK).stroke_width(3),
+                ))
+                .map_err(|e| e.to_string())?
+                .label("the budget (peak must stay on or under it)")
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 15, y)], BLACK.stroke_width(3))
+                });
+        }
+        for (i, (name, mut points)) in series.into_iter().enumerate() {
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let color = PALETTE[i % PALETTE.len()];
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().map(|p| (p.0, p.1)),
+                    color.stroke_width(2),
+                ))
+                .map_err(|e| e.to_string())?
+                .label(name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 15, y)], color.stroke_width(2))
+                });
+            chart
+                .draw_series(points.iter().map(|p| {
+                    let style = if p.2 {
+                        color.filled()
+                    } else {
+                        color.stroke_width(2)
+                    };
+                    Circle::new((p.0, p.1), 4, style)
+                }))
+                .map_err(|e| e.to_string())?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+/// The whole report.
+pub fn report(rows: &[Row], sweep_limit: Option<&str>, command: &str) -> Result<String, String> {
+    let mut sorted: Vec<&Row> = rows.iter().collect();
+    sorted.sort_by(|a, b| b.amplification.total_cmp(&a.amplification));
+    let failed = rows.iter().filter(|r| r.failed()).count();
+    let worst = sorted
+        .first()
+        .map(|r| format!("{:.1}x ({})", r.amplification, escape(&short_name(&r.path))))
+        .unwrap_or_default();
+    let mut html = String::from(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>hardpack allocation audit</title><style>\
+         body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;font-size:13px}\
+         td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td.l,th.l{text-align:left}\
+         tr.bad{background:#fdd}h1{font-size:22px}.summary{font-size:15px;margin:1em 0}</style></head><body>\n",
+    );
+    html += "<h1>hardpack allocation audit</h1>\n";
+    html += &format!(
+        "<p class=\"summary\"><code>{}</code><br>{} decodes, {} failed (crashed or over budget); worst amplification {}</p>\n",
+        escape(command),
+        rows.len(),
+        failed,
+        worst
+    );
+    if let Some(limit) = sweep_limit {
+        html += &format!("<h2>Sweep over {limit}</h2>\n{}\n", sweep_svg(rows, limit)?);
+    }
+    html += &format!(
+        "<h2>Peak heap against input size</h2>\n{}\n",
+        peak_vs_input_svg(rows)?
+    );
+    html += "<h2>Every decode, by amplification</h2>\n<table><tr><th>amplification</th><th>input</th><th>peak heap</th><th>allocations</th><th>depth</th><th>time µs</th><th class=\"l\">outcome</th><th class=\"l\">detail</th>";
+    if sweep_limit.is_some() {
+        html += "<th>limit value</th>";
+    }
+    html += "<th class=\"l\">payload</th></tr>\n";
+    for r in sorted {
+        html += &format!(
+            "<tr{}><td>{:.1}x</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td class=\"l\">{}</td><td class=\"l\">{}</td>{}<td class=\"l\">{}</td></tr>\n",
+            if r.failed() { " class=\"bad\"" } else { "" },
+            r.amplification,
+            human_bytes(r.input_bytes),
+            human_bytes(r.peak_heap_bytes),
+            r.allocations,
+            r.depth_reached,
+            r.elapsed_us,
+            r.status,
+            escape(&r.detail),
+            r.limit_value.map(|v| format!("<td>{v}</td>")).unwrap_or_default(),
+            escape(&r.path.display().to_string())
+        );
+    }
+    html += "</table>\n</body></html>\n";
+    Ok(html)
+}
