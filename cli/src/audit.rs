@@ -220,7 +220,10 @@ pub fn audit_one(
             row.depth_reached = n("depth_reached");
             row.elapsed_us = report["elapsed_us"].as_f64().unwrap_or(0.0);
             row.amplification = row.peak_heap_bytes as f64 / input_bytes.max(1) as f64;
-            row.over_budget = row.peak_heap_bytes > limits.max_alloc_bytes;
+            row.over_budget = row.peak_heap_bytes
+                > limits
+                    .max_alloc_bytes
+                    .saturating_add(hardpack_harness::alloc_meter::ALLOC_SLACK_BYTES);
         }
         (Ok(c), _) => row.detail = format!("exit status {c} without a report"),
         (Err(why), _) => row.detail = why,

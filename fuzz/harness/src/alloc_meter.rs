@@ -16,6 +16,11 @@ thread_local! {
     static COUNT: Cell<usize> = const { Cell::new(0) };
 }
 
+/// Heap bytes a decode may hold above its `max_alloc_bytes`, as this meter counts them:
+/// none. The decoder charges every allocation to the budget before requesting it (the
+/// meter counts requested sizes, not the allocator's own bookkeeping).
+pub const ALLOC_SLACK_BYTES: usize = 0;
+
 /// The system allocator, counting what the current thread requests.
 pub struct CountingAlloc;
 
