@@ -101,6 +101,7 @@ fn outcome<T>(result: &Result<T, hardpack::Error>) -> Outcome {
 pub fn decode(data: &[u8]) -> Outcome {
     let result = hardpack::decode(data);
     if let Ok(value) = &result {
+        check_decoded(value, &Limits::default());
         check_round_trip(value, data.len());
     }
     outcome(&result)
@@ -183,7 +184,7 @@ pub fn decode_limits(data: &[u8]) -> Outcome {
         limits.max_alloc_bytes
     );
     match &result {
-        Ok((value, _)) => check_within_limits(value, &limits),
+        Ok((value, _)) => check_decoded(value, &limits),
         Err(e) => {
             if let ErrorKind::LimitExceeded {
                 limit,
@@ -206,8 +207,9 @@ pub fn decode_limits(data: &[u8]) -> Outcome {
     outcome(&result)
 }
 
-/// Checks every container, str, bin and ext of `value` against `limits`, without recursion.
-pub fn check_within_limits(value: &Value, limits: &Limits) {
+/// Checks what every decoded value must satisfy, without recursion: each container, str, bin
+/// and ext within `limits`, and each timestamp's nanoseconds at most 999,999,999.
+pub fn check_decoded(value: &Value, limits: &Limits) {
     let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
     while let Some((v, depth)) = stack.pop() {
         let (limit, len) = match v {
@@ -225,6 +227,14 @@ pub fn check_within_limits(value: &Value, limits: &Limits) {
             Value::Str(s) => (Limit::StrLen, s.len()),
             Value::Bin(b) => (Limit::BinLen, b.len()),
             Value::Ext(_, b) => (Limit::ExtLen, b.len()),
+            Value::Timestamp(ts) => {
+                assert!(
+                    ts.nanoseconds() <= 999_999_999,
+                    "decoded a timestamp with {} nanoseconds",
+                    ts.nanoseconds()
+                );
+                continue;
+            }
             _ => continue,
         };
         assert!(
@@ -270,8 +280,11 @@ pub const DOCUMENTED_DISAGREEMENTS: &[&str] = &[
 /// hardpack (depth raised above rmpv's) against `rmpv::decode::read_value`.
 pub fn differential_rmpv(data: &[u8]) -> Outcome {
     let rmpv_limit = rmpv_depth_limit();
-    let ours = Decoder::new(Limits::default().with(Limit::Depth, rmpv_limit.saturating_mul(2)))
-        .decode_prefix(data);
+    let limits = Limits::default().with(Limit::Depth, rmpv_limit.saturating_mul(2));
+    let ours = Decoder::new(limits.clone()).decode_prefix(data);
+    if let Ok((value, _)) = &ours {
+        check_decoded(value, &limits);
+    }
     let mut rest = data;
     let theirs = rmpv::decode::read_value(&mut rest);
     match (&ours, &theirs) {
