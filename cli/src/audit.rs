@@ -287,15 +287,21 @@ pub fn flip_points(rows: &[Row]) -> Vec<(PathBuf, Option<usize>)> {
         .collect()
 }
 
-/// The table, sorted by amplification, highest first.
-pub fn table(rows: &[Row]) -> String {
-    use hardpack_harness::repro::human_bytes;
+/// The rows by amplification, highest first (ties by path).
+pub fn by_amplification(rows: &[Row]) -> Vec<&Row> {
     let mut sorted: Vec<&Row> = rows.iter().collect();
     sorted.sort_by(|a, b| {
         b.amplification
             .total_cmp(&a.amplification)
             .then(a.path.cmp(&b.path))
     });
+    sorted
+}
+
+/// The table, sorted by amplification, highest first.
+pub fn table(rows: &[Row]) -> String {
+    use hardpack_harness::repro::human_bytes;
+    let sorted = by_amplification(rows);
     let mut out = format!(
         "{:>9} {:>10} {:>10} {:>7} {:>6} {:>10} {:<9} {:<28} {}\n",
         "amplif.", "input", "peak", "allocs", "depth", "time", "outcome", "detail", "payload"

@@ -241,8 +241,7 @@ pub fn sweep_svg(rows: &[Row], limit: &str) -> Result<String, String> {
 
 /// The whole report.
 pub fn report(rows: &[Row], sweep_limit: Option<&str>, command: &str) -> Result<String, String> {
-    let mut sorted: Vec<&Row> = rows.iter().collect();
-    sorted.sort_by(|a, b| b.amplification.total_cmp(&a.amplification));
+    let sorted = crate::audit::by_amplification(rows);
     let failed = rows.iter().filter(|r| r.failed()).count();
     let worst = sorted
         .first()

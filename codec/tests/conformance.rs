@@ -256,3 +256,9 @@ fn debug_notation_is_readable() {
     );
     assert_eq!(format!("{:?}", ts(1, 2)), "ts(1, 2)");
 }
+
+#[test]
+fn a_value_is_three_words() {
+    // Memory per decoded element (the ten-million-empty-arrays audit) depends on it.
+    assert_eq!(std::mem::size_of::<Value>(), 24);
+}
