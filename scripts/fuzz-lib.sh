@@ -48,6 +48,9 @@ run_libfuzzer() {
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/libfuzzer.log" | grep -o '[0-9]*$' | tail -1 || true)
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$work/libfuzzer.log" | grep -o '[0-9]*$' | tail -1 || true)
   cov=$(grep -o 'cov: [0-9]*' "$work/libfuzzer.log" | tail -1 | grep -o '[0-9]*' || true)
+  # -fork=N prints no final stats: take the last progress line ("#N ... exec/s: R").
+  [ -n "$execs" ] || execs=$(grep -oE '^#[0-9]+' "$work/libfuzzer.log" | tail -1 | tr -d '#' || true)
+  [ -n "$rate" ] || rate=$(grep -oE 'exec/s: [0-9]+' "$work/libfuzzer.log" | tail -1 | grep -oE '[0-9]+' || true)
   echo "${execs:-0} ${rate:-0} $(ls "$work/corpus" | wc -l) ${cov:-0} $rc $before"
 }
 
@@ -93,8 +96,11 @@ merge_found() {
     "$tmp" "$@" >"$tmp.merge.log" 2>&1 || log "merge for $t failed (see $tmp.merge.log)"
   # Large finds are mostly mutated bombs, which scripts/gen-corpus regenerates: keep the
   # committed corpus small.
-  ls "$tmp" | grep -vxF -f "$before" | while read -r f; do
-    [ "$(stat -c %s "$tmp/$f")" -le "$FOUND_MAX_BYTES" ] && mv "$tmp/$f" "$found/$f"
+  local f
+  for f in $(ls "$tmp" | grep -vxF -f "$before" || true); do
+    if [ "$(stat -c %s "$tmp/$f")" -le "$FOUND_MAX_BYTES" ]; then
+      mv "$tmp/$f" "$found/$f"
+    fi
   done
   rm -rf "$tmp" "$before"
 }
