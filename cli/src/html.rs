@@ -37,20 +37,19 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(23, 190, 207),
 ];
 
+/// The top of a log axis: the largest value (at least 2) times `margin`.
+fn upper_bound(values: impl Iterator<Item = usize>, margin: f64) -> f64 {
+    values.max().unwrap_or(2).max(2) as f64 * margin
+}
+
 /// Peak heap against input size, log-log, decoded and rejected payloads apart.
 pub fn peak_vs_input_svg(rows: &[Row]) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let max_x = rows.iter().map(|r| r.input_bytes).max().unwrap_or(1).max(2) as f64 * 2.0;
-        let max_y = rows
-            .iter()
-            .map(|r| r.peak_heap_bytes)
-            .max()
-            .unwrap_or(1)
-            .max(2) as f64
-            * 2.0;
+        let max_x = upper_bound(rows.iter().map(|r| r.input_bytes), 2.0);
+        let max_y = upper_bound(rows.iter().map(|r| r.peak_heap_bytes), 2.0);
         let mut chart = ChartBuilder::on(&root)
             .caption(
                 "Peak heap against input size (each point a payload)",
@@ -140,20 +139,8 @@ pub fn sweep_svg(rows: &[Row], limit: &str) -> Result<String, String> {
         peak(&b.1).total_cmp(&peak(&a.1))
     });
     series.truncate(8);
-    let max_x = rows
-        .iter()
-        .filter_map(|r| r.limit_value)
-        .max()
-        .unwrap_or(2)
-        .max(2) as f64
-        * 1.5;
-    let max_y = rows
-        .iter()
-        .map(|r| r.peak_heap_bytes)
-        .max()
-        .unwrap_or(2)
-        .max(2) as f64
-        * 2.0;
+    let max_x = upper_bound(rows.iter().filter_map(|r| r.limit_value), 1.5);
+    let max_y = upper_bound(rows.iter().map(|r| r.peak_heap_bytes), 2.0);
     let min_x = rows
         .iter()
         .filter_map(|r| r.limit_value)
