@@ -17,7 +17,8 @@ pub enum InvalidUtf8 {
     #[default]
     Reject,
     /// Replace each invalid sequence with U+FFFD (which can triple the str's size; the
-    /// tripled size is charged to `max_alloc_bytes` first).
+    /// tripled size is charged to `max_alloc_bytes` first, and the replaced str is held to
+    /// `max_str_len`).
     Replace,
 }
 
@@ -135,7 +136,11 @@ impl<'a> Run<'a, '_> {
 
     fn check(&self, limit: Limit, claimed: u32) -> Result<usize, ErrorKind> {
         // A u32 always fits usize on the 32- and 64-bit targets Rust supports with std.
-        let claimed = usize::try_from(claimed).unwrap_or(usize::MAX);
+        self.check_len(limit, usize::try_from(claimed).unwrap_or(usize::MAX))
+    }
+
+    /// The one place a length is compared with its limit.
+    fn check_len(&self, limit: Limit, claimed: usize) -> Result<usize, ErrorKind> {
         let max = self.limits.get(limit);
         if claimed > max {
             return Err(ErrorKind::LimitExceeded {
@@ -227,6 +232,9 @@ impl<'a> Run<'a, '_> {
                 // Each invalid byte becomes at most three bytes of U+FFFD; charge that first.
                 self.builder.charge(bytes.len().saturating_mul(3))?;
                 let replaced = String::from_utf8_lossy(bytes);
+                // The replacement can make the str longer than its claim: the limit is on
+                // what the value holds.
+                self.check_len(Limit::StrLen, replaced.len())?;
                 self.builder.push_token(Token::Str(&replaced))
             }
         }

@@ -45,6 +45,19 @@ fn invalid_utf8_is_an_error_by_default_and_can_be_replaced() {
         .decode(&input)
         .unwrap();
     assert_eq!(lossy, Value::from(vec![Value::from("a\u{fffd}b")]));
+    // The replaced str (5 bytes) is held to max_str_len, not just the 3 bytes it claimed.
+    let err = Decoder::new(Limits::default().with(Limit::StrLen, 3))
+        .with_invalid_utf8(InvalidUtf8::Replace)
+        .decode(&input)
+        .unwrap_err();
+    assert_eq!(
+        err.kind(),
+        &ErrorKind::LimitExceeded {
+            limit: Limit::StrLen,
+            max: 3,
+            claimed: 5
+        }
+    );
 }
 
 #[test]

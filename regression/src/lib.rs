@@ -21,6 +21,8 @@ pub enum FoundBy {
     Proptest,
     /// a public report, here or against another implementation
     Reported,
+    /// a committed seed, when a stronger oracle replayed it under `cargo test`
+    Corpus,
 }
 
 /// What the codec must do with the payload now.

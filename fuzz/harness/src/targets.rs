@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use hardpack::{encode, from_rmpv, Decoder, ErrorKind, Limit, Limits, Value};
+use hardpack::{encode, from_rmpv, Decoder, ErrorKind, InvalidUtf8, Limit, Limits, Value};
 
 use crate::alloc_meter;
 
@@ -58,7 +58,8 @@ pub const TARGETS: &[Target] = &[
     Target {
         name: "decode_limits",
         run: decode_limits,
-        checks: "the first 8 bytes choose the Limits; measured peak heap <= max_alloc_bytes; \
+        checks: "the first 8 bytes choose the Limits; measured peak heap <= max_alloc_bytes \
+                 under both InvalidUtf8 policies (Replace differs only on invalid UTF-8); \
                  every container of an Ok value within its limit; a rejection names a limit \
                  the payload really exceeds",
     },
@@ -168,21 +169,31 @@ pub fn limits_from_input(data: &[u8]) -> (Limits, &[u8]) {
 /// in what it returns, and may only refuse for a limit the payload really exceeds.
 pub fn decode_limits(data: &[u8]) -> Outcome {
     let (limits, payload) = limits_from_input(data);
-    let decoder = Decoder::new(limits.clone());
-    let (result, cost) = alloc_meter::measure(|| decoder.decode_prefix(payload));
     assert!(
         alloc_meter::is_installed(),
         "decode_limits needs alloc_meter::CountingAlloc as the global allocator"
     );
-    assert!(
-        cost.peak_bytes
-            <= limits
-                .max_alloc_bytes
-                .saturating_add(alloc_meter::ALLOC_SLACK_BYTES),
-        "decode allocated {} bytes at peak, above max_alloc_bytes {}",
-        cost.peak_bytes,
-        limits.max_alloc_bytes
-    );
+    let result = decode_within_budget(&limits, InvalidUtf8::Reject, payload);
+    // The Replace policy allocates on its own path: it must keep the same budget, and may
+    // differ from Reject only where Reject found invalid UTF-8.
+    let replaced = decode_within_budget(&limits, InvalidUtf8::Replace, payload);
+    match (&result, &replaced) {
+        (Ok((strict, _)), Ok((lossy, _))) => {
+            assert!(
+                strict == lossy,
+                "InvalidUtf8::Replace changed a valid document"
+            )
+        }
+        (Ok(_), Err(e)) => panic!("InvalidUtf8::Replace refused what Reject accepts: {e}"),
+        (Err(e), Ok((lossy, _))) => {
+            assert!(
+                matches!(e.kind(), ErrorKind::InvalidUtf8 { .. }),
+                "InvalidUtf8::Replace accepted what Reject refused for another reason: {e}"
+            );
+            check_decoded(lossy, &limits);
+        }
+        (Err(_), Err(_)) => {}
+    }
     match &result {
         Ok((value, _)) => check_decoded(value, &limits),
         Err(e) => {
@@ -205,6 +216,26 @@ pub fn decode_limits(data: &[u8]) -> Outcome {
         }
     }
     outcome(&result)
+}
+
+/// Decodes under `limits` and `policy`, asserting that the peak heap stayed within the budget.
+fn decode_within_budget(
+    limits: &Limits,
+    policy: InvalidUtf8,
+    payload: &[u8],
+) -> Result<(Value, usize), hardpack::Error> {
+    let decoder = Decoder::new(limits.clone()).with_invalid_utf8(policy);
+    let (result, cost) = alloc_meter::measure(|| decoder.decode_prefix(payload));
+    assert!(
+        cost.peak_bytes
+            <= limits
+                .max_alloc_bytes
+                .saturating_add(alloc_meter::ALLOC_SLACK_BYTES),
+        "decode ({policy:?}) allocated {} bytes at peak, above max_alloc_bytes {}",
+        cost.peak_bytes,
+        limits.max_alloc_bytes
+    );
+    result
 }
 
 /// Checks what every decoded value must satisfy, without recursion: each container, str, bin
