@@ -11,8 +11,9 @@
 use std::mem::size_of;
 
 use crate::error::{ErrorKind, Limit};
+use crate::leaf::{Ext, Str};
 use crate::limits::{Limits, DROP_RESERVE_PER_CONTAINER};
-use crate::traverse::Token;
+use crate::traverse::{Text, Token};
 use crate::value::{Array, Map, Value};
 
 /// The children of an open container, in a vector reserved for exactly its claimed count.
@@ -115,9 +116,10 @@ impl Builder {
             Token::F32(x) => Value::F32(x),
             Token::F64(x) => Value::F64(x),
             Token::Timestamp(ts) => Value::Timestamp(ts),
-            Token::Str(s) => Value::Str(self.owned_str(s)?),
+            Token::Str(Text::Held(s)) => Value::Str(self.copied_str(s)?),
+            Token::Str(Text::Borrowed(s)) => Value::Str(self.owned_str(s)?),
             Token::Bin(b) => Value::Bin(self.owned_bytes(b)?),
-            Token::Ext(t, b) => Value::Ext(t, self.owned_bytes(b)?),
+            Token::Ext(t, b) => Value::Ext(self.owned_ext(t, b)?),
             Token::Array(n) => return self.open(false, n),
             Token::Map(n) => return self.open(true, n),
         };
@@ -135,27 +137,53 @@ impl Builder {
         if bytes.is_empty() {
             return Ok(Box::default());
         }
-        self.budget.charge(bytes.len())?;
-        let mut owned = Vec::new();
-        owned
-            .try_reserve_exact(bytes.len())
-            .map_err(|_| ErrorKind::OutOfMemory { bytes: bytes.len() })?;
+        let mut owned = self.charged_buffer(bytes.len())?;
         owned.extend_from_slice(bytes);
         Ok(owned.into_boxed_slice())
     }
 
-    /// A charged, fallible copy of `s`.
-    pub(crate) fn owned_str(&mut self, s: &str) -> Result<Box<str>, ErrorKind> {
-        if s.is_empty() {
-            return Ok(Box::default());
+    /// A charged, fallible copy of ext data, with its type.
+    pub(crate) fn owned_ext(&mut self, ext_type: i8, data: &[u8]) -> Result<Ext, ErrorKind> {
+        let mut owned = self.charged_buffer(data.len().saturating_add(1))?;
+        owned.extend_from_slice(&ext_type.to_be_bytes());
+        owned.extend_from_slice(data);
+        Ok(Ext::from_type_and_data(owned.into_boxed_slice()))
+    }
+
+    /// `s` held as a [`Str`]: inline when it is short, else a charged, fallible copy.
+    #[inline]
+    pub(crate) fn owned_str(&mut self, s: &str) -> Result<Str, ErrorKind> {
+        match Str::inline(s) {
+            Some(inline) => Ok(inline),
+            None => {
+                self.budget.charge(s.len())?;
+                let mut owned = String::new();
+                owned
+                    .try_reserve_exact(s.len())
+                    .map_err(|_| ErrorKind::OutOfMemory { bytes: s.len() })?;
+                owned.push_str(s);
+                Ok(Str::heap(owned.into_boxed_str()))
+            }
         }
-        self.budget.charge(s.len())?;
-        let mut owned = String::new();
-        owned
-            .try_reserve_exact(s.len())
-            .map_err(|_| ErrorKind::OutOfMemory { bytes: s.len() })?;
-        owned.push_str(s);
-        Ok(owned.into_boxed_str())
+    }
+
+    /// A copy of `s`, charged and fallible when it is on the heap.
+    fn copied_str(&mut self, s: &Str) -> Result<Str, ErrorKind> {
+        if s.is_heap() {
+            self.owned_str(s.as_str())
+        } else {
+            Ok(s.clone())
+        }
+    }
+
+    /// An empty buffer with room for `bytes`, charged before it is requested.
+    fn charged_buffer(&mut self, bytes: usize) -> Result<Vec<u8>, ErrorKind> {
+        self.budget.charge(bytes)?;
+        let mut buffer = Vec::new();
+        buffer
+            .try_reserve_exact(bytes)
+            .map_err(|_| ErrorKind::OutOfMemory { bytes })?;
+        Ok(buffer)
     }
 
     /// Charges `bytes` to the budget, for memory a caller is about to allocate.

@@ -6,7 +6,6 @@ use crate::error::{Error, ErrorKind, Limit};
 use crate::header::{Header, HeaderError};
 use crate::limits::Limits;
 use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
-use crate::traverse::Token;
 use crate::value::Value;
 
 /// What to do with a str whose bytes are not UTF-8.
@@ -192,7 +191,7 @@ impl<'a> Run<'a, '_> {
                         .map_err(ErrorKind::InvalidTimestamp)?;
                     Value::Timestamp(ts)
                 } else {
-                    Value::Ext(ext_type, self.builder.owned_bytes(payload)?)
+                    Value::Ext(self.builder.owned_ext(ext_type, payload)?)
                 }
             }
             Header::Array(len) => {
@@ -235,7 +234,8 @@ impl<'a> Run<'a, '_> {
                 // The replacement can make the str longer than its claim: the limit is on
                 // what the value holds.
                 self.check_len(Limit::StrLen, replaced.len())?;
-                self.builder.push_token(Token::Str(&replaced))
+                let text = self.builder.owned_str(&replaced)?;
+                self.builder.push_value(Value::Str(text))
             }
         }
     }

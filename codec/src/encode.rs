@@ -128,14 +128,15 @@ fn write_token(token: Token<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
             out.extend_from_slice(&x.to_be_bytes());
         }
         Token::Str(s) => {
-            let len = wire_len("str", s.len())?;
+            let text = s.as_bytes();
+            let len = wire_len("str", text.len())?;
             write_len(
                 out,
                 len,
                 Some((0xa0, 32)),
                 [Some(0xd9), Some(0xda), Some(0xdb)],
             );
-            out.extend_from_slice(s.as_bytes());
+            out.extend_from_slice(text);
         }
         Token::Bin(b) => {
             let len = wire_len("bin", b.len())?;

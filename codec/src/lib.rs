@@ -58,6 +58,7 @@ mod decode;
 mod encode;
 mod error;
 pub mod header;
+mod leaf;
 mod limits;
 #[cfg(feature = "rmpv")]
 mod rmpv_conv;
@@ -68,6 +69,7 @@ mod value;
 pub use decode::{decode, decode_prefix, DecodeStats, Decoder, InvalidUtf8};
 pub use encode::{encode, encode_into};
 pub use error::{EncodeError, Error, ErrorKind, Limit, TimestampError};
+pub use leaf::{Ext, Str};
 pub use limits::{Limits, DROP_RESERVE_PER_CONTAINER};
 #[cfg(feature = "rmpv")]
 pub use rmpv_conv::{from_rmpv, to_rmpv};

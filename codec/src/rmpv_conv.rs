@@ -4,7 +4,7 @@
 use crate::build::Builder;
 use crate::error::ErrorKind;
 use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
-use crate::traverse::{Root, Token, Tokens};
+use crate::traverse::{Root, Text, Token, Tokens};
 use crate::value::{Integer, Value};
 
 /// Converts a hardpack value to an `rmpv::Value`. A timestamp becomes `Ext(-1, payload)`.
@@ -22,7 +22,7 @@ pub fn to_rmpv(value: &Value) -> rmpv::Value {
             },
             Token::F32(x) => rmpv::Value::F32(x),
             Token::F64(x) => rmpv::Value::F64(x),
-            Token::Str(s) => rmpv::Value::from(s),
+            Token::Str(s) => rmpv::Value::from(s.as_str()),
             Token::Bin(b) => rmpv::Value::Binary(b.to_vec()),
             Token::Ext(t, b) => rmpv::Value::Ext(t, b.to_vec()),
             Token::Timestamp(ts) => {
@@ -113,7 +113,7 @@ pub fn from_rmpv(value: &rmpv::Value) -> Result<Value, ErrorKind> {
             rmpv::Value::F32(x) => Token::F32(*x),
             rmpv::Value::F64(x) => Token::F64(*x),
             rmpv::Value::String(s) => match s.as_str() {
-                Some(s) => Token::Str(s),
+                Some(s) => Token::Str(Text::Borrowed(s)),
                 None => {
                     let valid_up_to = std::str::from_utf8(s.as_bytes())
                         .err()

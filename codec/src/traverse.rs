@@ -5,8 +5,33 @@
 use std::fmt;
 use std::slice;
 
+use crate::leaf::Str;
 use crate::timestamp::Timestamp;
 use crate::value::{Integer, Value};
+
+/// The text of a str token: held by a [`Str`], or a `str` from elsewhere (rmpv, a lossy
+/// decode). Both are known to be UTF-8.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Text<'a> {
+    Held(&'a Str),
+    Borrowed(&'a str),
+}
+
+impl<'a> Text<'a> {
+    pub(crate) fn as_bytes(self) -> &'a [u8] {
+        match self {
+            Text::Held(s) => s.as_bytes(),
+            Text::Borrowed(s) => s.as_bytes(),
+        }
+    }
+
+    pub(crate) fn as_str(self) -> &'a str {
+        match self {
+            Text::Held(s) => s.as_str(),
+            Text::Borrowed(s) => s,
+        }
+    }
+}
 
 /// One item of a walk: a scalar with its data borrowed, or a container header with its count
 /// (elements for an array, entries for a map) after which that many items (twice as many for a
@@ -18,7 +43,7 @@ pub(crate) enum Token<'a> {
     Integer(Integer),
     F32(f32),
     F64(f64),
-    Str(&'a str),
+    Str(Text<'a>),
     Bin(&'a [u8]),
     Ext(i8, &'a [u8]),
     Timestamp(Timestamp),
@@ -36,7 +61,7 @@ impl PartialEq for Token<'_> {
             (Integer(a), Integer(b)) => a == b,
             (F32(a), F32(b)) => a.to_bits() == b.to_bits(),
             (F64(a), F64(b)) => a.to_bits() == b.to_bits(),
-            (Str(a), Str(b)) => a == b,
+            (Str(a), Str(b)) => a.as_bytes() == b.as_bytes(),
             (Bin(a), Bin(b)) => a == b,
             (Ext(t, a), Ext(u, b)) => t == u && a == b,
             (Timestamp(a), Timestamp(b)) => a == b,
@@ -96,9 +121,9 @@ impl<'a> Tokens<'a> {
             Value::Integer(n) => Token::Integer(*n),
             Value::F32(x) => Token::F32(*x),
             Value::F64(x) => Token::F64(*x),
-            Value::Str(s) => Token::Str(s),
+            Value::Str(s) => Token::Str(Text::Held(s)),
             Value::Bin(b) => Token::Bin(b),
-            Value::Ext(t, b) => Token::Ext(*t, b),
+            Value::Ext(e) => Token::Ext(e.ext_type(), e.data()),
             Value::Timestamp(ts) => Token::Timestamp(*ts),
             Value::Array(a) => self.open_items(a),
             Value::Map(m) => self.open_entries(m),
@@ -163,7 +188,7 @@ pub(crate) fn write_debug(tokens: Tokens<'_>, f: &mut fmt::Formatter<'_>) -> fmt
             Token::Integer(n) => write!(f, "{n}")?,
             Token::F32(x) => write!(f, "{x:?}f32")?,
             Token::F64(x) => write!(f, "{x:?}")?,
-            Token::Str(s) => write!(f, "{s:?}")?,
+            Token::Str(s) => write!(f, "{:?}", s.as_str())?,
             Token::Bin(b) => write!(f, "b\"{}\"", b.escape_ascii())?,
             Token::Ext(t, b) => write!(f, "ext({t}, b\"{}\")", b.escape_ascii())?,
             Token::Timestamp(ts) => write!(f, "ts({}, {})", ts.seconds(), ts.nanoseconds())?,

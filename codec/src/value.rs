@@ -8,6 +8,7 @@ use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 use crate::build::Builder;
+use crate::leaf::{Ext, Str};
 use crate::timestamp::Timestamp;
 use crate::traverse::{Root, Token, Tokens};
 
@@ -28,8 +29,8 @@ pub enum Value {
     F32(f32),
     /// float 64
     F64(f64),
-    /// UTF-8 text.
-    Str(Box<str>),
+    /// UTF-8 text (short text inline, see [`Str`]).
+    Str(Str),
     /// Bytes.
     Bin(Box<[u8]>),
     /// A sequence of values.
@@ -37,10 +38,14 @@ pub enum Value {
     /// Key-value pairs in wire order, duplicates kept.
     Map(Map),
     /// An extension value other than a timestamp: its type and payload.
-    Ext(i8, Box<[u8]>),
+    Ext(Ext),
     /// The timestamp extension (type -1).
     Timestamp(Timestamp),
 }
+
+// Ten million empty arrays cost 24 bytes each; keep it that way.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Value>() == 24);
 
 /// An integer from `i64::MIN` to `u64::MAX`. Non-negative values are always held as unsigned
 /// and negative ones as signed, so equal numbers are equal whichever wire format (`uint 8` or
@@ -194,7 +199,7 @@ impl Map {
     /// The value of the first entry whose key is the str `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.0.iter().find_map(|(k, v)| match k {
-            Value::Str(s) if &**s == key => Some(v),
+            Value::Str(s) if s == key => Some(v),
             _ => None,
         })
     }
@@ -326,7 +331,7 @@ impl Value {
             Value::Bin(_) => "bin",
             Value::Array(_) => "array",
             Value::Map(_) => "map",
-            Value::Ext(..) => "ext",
+            Value::Ext(_) => "ext",
             Value::Timestamp(_) => "timestamp",
         }
     }
@@ -350,7 +355,7 @@ impl Value {
     /// The text, if this is a str.
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            Value::Str(s) => Some(s),
+            Value::Str(s) => Some(s.as_str()),
             _ => None,
         }
     }

@@ -1,6 +1,6 @@
 //! Every format family and boundary of the MessagePack spec, decoded and encoded minimally.
 
-use hardpack::{decode, encode, Integer, Timestamp, Value};
+use hardpack::{decode, encode, Ext, Integer, Timestamp, Value};
 
 fn hex(s: &str) -> Vec<u8> {
     let s: String = s.split_whitespace().collect();
@@ -186,7 +186,7 @@ fn fixext_and_ext_forms() {
     ] {
         let mut wire = vec![marker, 0x05];
         wire.extend(std::iter::repeat_n(0xab, len));
-        both_ways(&wire, Value::Ext(5, vec![0xab; len].into()));
+        both_ways(&wire, Value::Ext(Ext::new(5, &vec![0xab; len])));
     }
     for (len, head) in [
         (0usize, vec![0xc7, 0x00]),
@@ -200,7 +200,7 @@ fn fixext_and_ext_forms() {
         let mut wire = head;
         wire.push(0x80); // type -128
         wire.extend(std::iter::repeat_n(1, len));
-        both_ways(&wire, Value::Ext(-128, vec![1; len].into()));
+        both_ways(&wire, Value::Ext(Ext::new(-128, &vec![1; len])));
     }
 }
 

@@ -2,7 +2,7 @@
 //! picks the smallest form); where rmpv and hardpack both accept an input, they agree.
 
 use hardpack::{
-    decode, decode_prefix, encode, from_rmpv, to_rmpv, Decoder, Limits, Timestamp, Value,
+    decode, decode_prefix, encode, from_rmpv, to_rmpv, Decoder, Ext, Limits, Timestamp, Value,
 };
 use proptest::prelude::*;
 
@@ -43,7 +43,7 @@ fn scalar() -> impl Strategy<Value = Value> {
             any::<i8>().prop_filter("-1 is the timestamp type", |t| *t != -1),
             proptest::collection::vec(any::<u8>(), 0..20)
         )
-            .prop_map(|(t, b)| Value::Ext(t, b.into())),
+            .prop_map(|(t, b)| Value::Ext(Ext::new(t, &b))),
         (any::<i64>(), 0u32..1_000_000_000)
             .prop_map(|(s, n)| Value::Timestamp(Timestamp::new(s, n).unwrap())),
         (

@@ -2,7 +2,7 @@
 //! iteratively, so a description can be as deep as the fuzzer likes.
 
 use arbitrary::{Arbitrary, Unstructured};
-use hardpack::{Integer, Timestamp, Value};
+use hardpack::{Ext, Integer, Timestamp, Value};
 
 /// One node of a value in pre-order: a scalar, or a container followed by its children.
 #[derive(Arbitrary, Debug, Clone)]
@@ -83,7 +83,7 @@ fn scalar(node: Node) -> Value {
         Node::F64(x) => Value::F64(x),
         Node::Str(s) => Value::Str(s.into()),
         Node::Bin(b) => Value::Bin(b.into()),
-        Node::Ext(t, b) => Value::Ext(if t == -1 { -2 } else { t }, b.into()),
+        Node::Ext(t, b) => Value::Ext(Ext::new(if t == -1 { -2 } else { t }, &b)),
         Node::Timestamp(s, n) => Value::Timestamp(
             Timestamp::new(s, n % 1_000_000_000)
                 .unwrap_or(Timestamp::new(s, 0).expect("0 ns is valid")),

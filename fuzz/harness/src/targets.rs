@@ -257,7 +257,7 @@ pub fn check_decoded(value: &Value, limits: &Limits) {
             }
             Value::Str(s) => (Limit::StrLen, s.len()),
             Value::Bin(b) => (Limit::BinLen, b.len()),
-            Value::Ext(_, b) => (Limit::ExtLen, b.len()),
+            Value::Ext(e) => (Limit::ExtLen, e.data().len()),
             Value::Timestamp(ts) => {
                 assert!(
                     ts.nanoseconds() <= 999_999_999,

@@ -1,0 +1,386 @@
+//! The payloads of str and ext values, shaped so that [`Value`](crate::Value) stays 24 bytes.
+//!
+//! A str of at most [`Str::INLINE_CAPACITY`] bytes is held inside the value itself, so
+//! decoding the short keys and words that make up most documents allocates nothing for them.
+//! The inline length is an enum whose unused values are a niche: `Value` stores its own
+//! variant there, and its other variants fit in the bytes before it. An ext keeps its type
+//! byte in the same allocation as its data, because a separate `i8` beside a `Box<[u8]>` would
+//! pad that variant to the full 24 bytes and leave no room for the niche.
+
+use std::borrow::Borrow;
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+
+/// UTF-8 text: up to [`Str::INLINE_CAPACITY`] bytes inline, longer text in one heap
+/// allocation. Dereferences to `str`.
+///
+/// Comparing, hashing, ordering and encoding work on the bytes. Getting a `&str` out of
+/// inline text re-checks it as UTF-8 (at most 23 bytes), because `forbid(unsafe_code)` leaves
+/// no way to vouch for bytes already checked; it cannot fail.
+#[derive(Clone)]
+pub struct Str(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Inline(Inline),
+    Heap(Box<str>),
+}
+
+/// Inline text. `repr(C)` keeps `len` last, where its niche leaves the first 16 bytes of a
+/// `Value` free for the other variants.
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct Inline {
+    bytes: [u8; Str::INLINE_CAPACITY],
+    len: InlineLen,
+}
+
+/// A length from 0 to `INLINE_CAPACITY`; the other 232 byte values are the niche.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum InlineLen {
+    L0,
+    L1,
+    L2,
+    L3,
+    L4,
+    L5,
+    L6,
+    L7,
+    L8,
+    L9,
+    L10,
+    L11,
+    L12,
+    L13,
+    L14,
+    L15,
+    L16,
+    L17,
+    L18,
+    L19,
+    L20,
+    L21,
+    L22,
+    L23,
+}
+
+impl InlineLen {
+    const ALL: [InlineLen; Str::INLINE_CAPACITY + 1] = {
+        use InlineLen::*;
+        [
+            L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13, L14, L15, L16, L17, L18,
+            L19, L20, L21, L22, L23,
+        ]
+    };
+
+    fn new(len: usize) -> Option<InlineLen> {
+        InlineLen::ALL.get(len).copied()
+    }
+
+    const fn get(self) -> usize {
+        self as usize
+    }
+}
+
+impl Inline {
+    fn new(text: &[u8]) -> Option<Inline> {
+        let len = InlineLen::new(text.len())?;
+        let mut bytes = [0; Str::INLINE_CAPACITY];
+        bytes.get_mut(..text.len())?.copy_from_slice(text);
+        Some(Inline { bytes, len })
+    }
+
+    fn bytes(&self) -> &[u8] {
+        // `len` never exceeds the array: it is built from a slice that fitted.
+        self.bytes.get(..self.len.get()).unwrap_or_default()
+    }
+}
+
+impl Str {
+    /// The longest text held without a heap allocation.
+    pub const INLINE_CAPACITY: usize = 23;
+
+    /// Text short enough to be held inline; `None` if it is longer than
+    /// [`INLINE_CAPACITY`](Self::INLINE_CAPACITY).
+    pub(crate) fn inline(text: &str) -> Option<Str> {
+        Inline::new(text.as_bytes()).map(|i| Str(Repr::Inline(i)))
+    }
+
+    pub(crate) fn heap(text: Box<str>) -> Str {
+        Str(Repr::Heap(text))
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            Repr::Heap(s) => s,
+            // Inline bytes were copied from a `str`, whole, so this cannot fail.
+            Repr::Inline(i) => std::str::from_utf8(i.bytes()).unwrap_or_default(),
+        }
+    }
+
+    /// The UTF-8 bytes, without a check.
+    pub fn as_bytes(&self) -> &[u8] {
+        match &self.0 {
+            Repr::Heap(s) => s.as_bytes(),
+            Repr::Inline(i) => i.bytes(),
+        }
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        match &self.0 {
+            Repr::Heap(s) => s.len(),
+            Repr::Inline(i) => i.len.get(),
+        }
+    }
+
+    /// True for the empty string.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// True if the text lives in its own heap allocation.
+    pub fn is_heap(&self) -> bool {
+        matches!(self.0, Repr::Heap(_))
+    }
+
+    /// The text as a `String` (which allocates for inline text).
+    pub fn into_string(self) -> String {
+        match self.0 {
+            Repr::Heap(s) => s.into_string(),
+            Repr::Inline(_) => self.as_str().to_owned(),
+        }
+    }
+}
+
+impl Default for Str {
+    fn default() -> Self {
+        Str(Repr::Inline(Inline {
+            bytes: [0; Str::INLINE_CAPACITY],
+            len: InlineLen::L0,
+        }))
+    }
+}
+
+impl From<&str> for Str {
+    fn from(text: &str) -> Self {
+        Str::inline(text).unwrap_or_else(|| Str::heap(text.into()))
+    }
+}
+
+impl From<String> for Str {
+    fn from(text: String) -> Self {
+        Str::inline(&text).unwrap_or_else(|| Str::heap(text.into_boxed_str()))
+    }
+}
+
+impl From<Box<str>> for Str {
+    fn from(text: Box<str>) -> Self {
+        Str::inline(&text).unwrap_or_else(|| Str::heap(text))
+    }
+}
+
+impl From<Str> for String {
+    fn from(text: Str) -> Self {
+        text.into_string()
+    }
+}
+
+impl Deref for Str {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Str {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<[u8]> for Str {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl Borrow<str> for Str {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for Str {
+    fn eq(&self, other: &Str) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for Str {}
+
+impl PartialEq<str> for Str {
+    fn eq(&self, other: &str) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl PartialEq<&str> for Str {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl PartialEq<Str> for str {
+    fn eq(&self, other: &Str) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl PartialEq<Str> for &str {
+    fn eq(&self, other: &Str) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl PartialOrd for Str {
+    fn partial_cmp(&self, other: &Str) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Str {
+    /// Byte order, which for UTF-8 is the order of `str`.
+    fn cmp(&self, other: &Str) -> Ordering {
+        self.as_bytes().cmp(other.as_bytes())
+    }
+}
+
+impl Hash for Str {
+    /// Hashes as the `str` does, as `Borrow<str>` requires.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl fmt::Debug for Str {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Str {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An extension value other than a timestamp: its type and data.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Ext {
+    /// The type byte, then the data.
+    type_and_data: Box<[u8]>,
+}
+
+impl Ext {
+    /// An ext of type `ext_type` holding a copy of `data`.
+    pub fn new(ext_type: i8, data: &[u8]) -> Ext {
+        let mut type_and_data = Vec::with_capacity(data.len().saturating_add(1));
+        type_and_data.push(ext_type.to_be_bytes()[0]);
+        type_and_data.extend_from_slice(data);
+        Ext::from_type_and_data(type_and_data.into_boxed_slice())
+    }
+
+    /// `type_and_data` must start with the type byte.
+    pub(crate) fn from_type_and_data(type_and_data: Box<[u8]>) -> Ext {
+        Ext { type_and_data }
+    }
+
+    /// The extension type.
+    pub fn ext_type(&self) -> i8 {
+        let first = self.type_and_data.first().copied().unwrap_or_default();
+        i8::from_be_bytes([first])
+    }
+
+    /// The data.
+    pub fn data(&self) -> &[u8] {
+        self.type_and_data.get(1..).unwrap_or_default()
+    }
+
+    /// The type and a vector of the data.
+    pub fn into_parts(self) -> (i8, Vec<u8>) {
+        let ext_type = self.ext_type();
+        let mut data = self.type_and_data.into_vec();
+        if !data.is_empty() {
+            data.remove(0);
+        }
+        (ext_type, data)
+    }
+}
+
+impl fmt::Debug for Ext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ext({}, b\"{}\")",
+            self.ext_type(),
+            self.data().escape_ascii()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_text_is_inline_and_long_text_is_not() {
+        let max = "x".repeat(Str::INLINE_CAPACITY);
+        assert!(!Str::from(max.as_str()).is_heap());
+        assert!(Str::from(format!("{max}x")).is_heap());
+        assert!(!Str::from("").is_heap());
+        assert!(!Str::from("é-ü").is_heap());
+    }
+
+    #[test]
+    fn inline_and_heap_text_read_back_and_compare_by_content() {
+        for text in [
+            "",
+            "a",
+            "é-ü",
+            "exactly twenty-three b!",
+            "twenty-four bytes long!!",
+        ] {
+            let s = Str::from(text);
+            assert_eq!(s.as_str(), text);
+            assert_eq!(s.as_bytes(), text.as_bytes());
+            assert_eq!(s.len(), text.len());
+            assert_eq!(s, text);
+            assert_eq!(
+                s,
+                Str::heap(text.into()),
+                "inline and heap forms of {text:?}"
+            );
+            assert_eq!(s.clone().into_string(), text);
+        }
+    }
+
+    #[test]
+    fn str_is_24_bytes_and_leaves_a_niche() {
+        assert_eq!(std::mem::size_of::<Str>(), 24);
+        assert_eq!(std::mem::size_of::<Option<Str>>(), 24);
+    }
+
+    #[test]
+    fn ext_keeps_type_and_data_apart() {
+        let e = Ext::new(-128, b"ab");
+        assert_eq!((e.ext_type(), e.data()), (-128, &b"ab"[..]));
+        assert_eq!(Ext::new(5, b"").data(), b"");
+        assert_eq!(Ext::new(7, b"xyz").into_parts(), (7, b"xyz".to_vec()));
+        assert_eq!(format!("{:?}", Ext::new(5, b"\0")), "ext(5, b\"\\x00\")");
+    }
+}
