@@ -19,13 +19,15 @@ use crate::value::{Array, Map, Value};
 /// The children of an open container, in a vector reserved for exactly its claimed count.
 enum Children {
     Items(Vec<Value>),
-    /// Entries so far, and the key of the entry whose value comes next.
-    Entries(Vec<(Value, Value)>, Option<Value>),
+    /// A key is pushed with a nil placeholder that its value then replaces, so neither is
+    /// moved twice.
+    Entries(Vec<(Value, Value)>),
 }
 
 struct OpenContainer {
     children: Children,
-    /// Children still to come (keys and values count one each).
+    /// Children still to come (keys and values count one each, so in a map a key is due
+    /// when this is even).
     left: usize,
 }
 
@@ -66,8 +68,8 @@ fn reserve_exact<T>(len: usize, budget: &mut Budget) -> Result<Vec<T>, ErrorKind
 /// Builds one value from a token stream.
 pub(crate) struct Builder {
     open: Vec<OpenContainer>,
-    /// Sum of `left` over `open`.
-    pending: usize,
+    /// Sum of `left` over `open` except the innermost, which changes with every item.
+    pending_outside: usize,
     max_depth: usize,
     budget: Budget,
 }
@@ -76,7 +78,7 @@ impl Builder {
     pub(crate) fn new(limits: &Limits) -> Self {
         Builder {
             open: Vec::new(),
-            pending: 0,
+            pending_outside: 0,
             max_depth: limits.max_depth,
             budget: Budget {
                 used: 0,
@@ -99,7 +101,10 @@ impl Builder {
     /// least one more byte of input. In every open container one slot is in progress (taken
     /// by the open container inside it, or by the item being read), so it is not counted.
     pub(crate) fn pending_after_current(&self) -> usize {
-        self.pending.saturating_sub(self.open.len())
+        let innermost = self.open.last().map_or(0, |c| c.left);
+        self.pending_outside
+            .saturating_add(innermost)
+            .saturating_sub(self.open.len())
     }
 
     /// Heap bytes charged so far.
@@ -210,7 +215,7 @@ impl Builder {
         }
         let (children, left) = if is_map {
             let entries = reserve_exact(len, &mut self.budget)?;
-            (Children::Entries(entries, None), len.saturating_mul(2))
+            (Children::Entries(entries), len.saturating_mul(2))
         } else {
             (Children::Items(reserve_exact(len, &mut self.budget)?), len)
         };
@@ -222,36 +227,46 @@ impl Builder {
                 .try_reserve_exact(extra)
                 .map_err(|_| ErrorKind::OutOfMemory { bytes })?;
         }
+        if let Some(parent) = self.open.last() {
+            self.pending_outside = self.pending_outside.saturating_add(parent.left);
+        }
         self.open.push(OpenContainer { children, left });
-        self.pending = self.pending.saturating_add(left);
         Ok(None)
     }
 
     /// Files a finished value under the innermost open container, closing every container it
     /// completes. Returns the top-level value once it is finished.
-    #[inline]
+    #[inline(always)]
     fn complete(&mut self, mut value: Value) -> Result<Option<Value>, ErrorKind> {
         loop {
             let Some(top) = self.open.last_mut() else {
                 return Ok(Some(value));
             };
-            top.left = top.left.saturating_sub(1);
-            self.pending = self.pending.saturating_sub(1);
             // Pushes stay within the capacity reserved for the claimed count: `left` counts
             // down from it.
             match &mut top.children {
                 Children::Items(items) => items.push(value),
-                Children::Entries(entries, key) => match key.take() {
-                    None => *key = Some(value),
-                    Some(k) => entries.push((k, value)),
-                },
+                Children::Entries(entries) if top.left % 2 == 0 => {
+                    entries.push((value, Value::Nil));
+                }
+                Children::Entries(entries) => {
+                    if let Some(entry) = entries.last_mut() {
+                        // The placeholder is nil, which owns nothing.
+                        std::mem::forget(std::mem::replace(&mut entry.1, value));
+                    }
+                }
             }
+            top.left = top.left.saturating_sub(1);
             if top.left > 0 {
                 return Ok(None);
             }
-            value = match self.open.pop().map(|c| c.children) {
+            let finished = self.open.pop().map(|c| c.children);
+            if let Some(parent) = self.open.last() {
+                self.pending_outside = self.pending_outside.saturating_sub(parent.left);
+            }
+            value = match finished {
                 Some(Children::Items(items)) => Value::Array(Array::from(items)),
-                Some(Children::Entries(entries, _)) => Value::Map(Map::from(entries)),
+                Some(Children::Entries(entries)) => Value::Map(Map::from(entries)),
                 None => return Ok(None),
             };
         }

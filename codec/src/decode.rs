@@ -4,6 +4,7 @@ use crate::build::Builder;
 use crate::cursor::{Cursor, Incomplete};
 use crate::error::{Error, ErrorKind, Limit};
 use crate::header::{Header, HeaderError};
+use crate::leaf::Str;
 use crate::limits::Limits;
 use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
 use crate::value::Value;
@@ -173,9 +174,16 @@ impl<'a> Run<'a, '_> {
             Header::Str(len) => {
                 let len = self.check(Limit::StrLen, len)?;
                 let bytes = self.body(len)?;
-                match std::str::from_utf8(bytes) {
-                    Ok(s) => Value::Str(self.builder.owned_str(s)?),
-                    Err(e) => return self.invalid_utf8(bytes, e.valid_up_to()),
+                let text = match Str::inline_from_utf8(bytes) {
+                    Some(inline) => inline.map_err(|e| e.valid_up_to()),
+                    None => match std::str::from_utf8(bytes) {
+                        Ok(s) => Ok(self.builder.owned_str(s)?),
+                        Err(e) => Err(e.valid_up_to()),
+                    },
+                };
+                match text {
+                    Ok(text) => Value::Str(text),
+                    Err(valid_up_to) => return self.invalid_utf8(bytes, valid_up_to),
                 }
             }
             Header::Bin(len) => {

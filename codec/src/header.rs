@@ -78,6 +78,7 @@ fn ext(cur: &mut Cursor<'_>, len: u32) -> Result<Header, Incomplete> {
 
 impl Header {
     /// Reads one header. On error the cursor may have advanced partway.
+    #[inline]
     pub fn read(cur: &mut Cursor<'_>) -> Result<Header, HeaderError> {
         let marker = cur.take_u8()?;
         let header = match marker {

@@ -12,6 +12,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
+use std::str::Utf8Error;
 
 /// UTF-8 text: up to [`Str::INLINE_CAPACITY`] bytes inline, longer text in one heap
 /// allocation. Dereferences to `str`.
@@ -93,6 +94,12 @@ impl Inline {
         Some(Inline { bytes, len })
     }
 
+    /// True if every byte is ASCII. Bytes past `len` are zero, so the whole array can be
+    /// checked at once, which compiles to a few vector instructions.
+    fn is_ascii(&self) -> bool {
+        self.bytes.iter().fold(0, |any, b| any | b) < 0x80
+    }
+
     fn bytes(&self) -> &[u8] {
         // `len` never exceeds the array: it is built from a slice that fitted.
         self.bytes.get(..self.len.get()).unwrap_or_default()
@@ -107,6 +114,20 @@ impl Str {
     /// [`INLINE_CAPACITY`](Self::INLINE_CAPACITY).
     pub(crate) fn inline(text: &str) -> Option<Str> {
         Inline::new(text.as_bytes()).map(|i| Str(Repr::Inline(i)))
+    }
+
+    /// Bytes short enough to be held inline, if they are UTF-8; `None` if they are longer than
+    /// [`INLINE_CAPACITY`](Self::INLINE_CAPACITY). Checks ASCII text without calling the
+    /// general UTF-8 validator.
+    #[inline]
+    pub(crate) fn inline_from_utf8(bytes: &[u8]) -> Option<Result<Str, Utf8Error>> {
+        let inline = Inline::new(bytes)?;
+        let checked = if inline.is_ascii() {
+            Ok(())
+        } else {
+            std::str::from_utf8(bytes).map(drop)
+        };
+        Some(checked.map(|()| Str(Repr::Inline(inline))))
     }
 
     pub(crate) fn heap(text: Box<str>) -> Str {

@@ -244,50 +244,61 @@ impl DerefMut for Map {
 }
 
 /// Children taken out of a container so that it can be dropped without recursion.
-enum Detached {
+pub(crate) enum Detached {
     Items(Box<[Value]>),
     Entries(Box<[(Value, Value)]>),
-}
-
-impl Detached {
-    /// Takes the children of `value` if it is a non-empty container, leaving it empty.
-    fn take(value: &mut Value) -> Option<Detached> {
-        match value {
-            Value::Array(a) if !a.0.is_empty() => Some(Detached::Items(std::mem::take(&mut a.0))),
-            Value::Map(m) if !m.0.is_empty() => Some(Detached::Entries(std::mem::take(&mut m.0))),
-            _ => None,
-        }
-    }
-
-    /// Takes the children of every child that has any, handing each set to `visit`.
-    fn detach_grandchildren(&mut self, mut visit: impl FnMut(Detached)) {
-        let mut take = |v: &mut Value| {
-            if let Some(d) = Detached::take(v) {
-                visit(d);
-            }
-        };
-        match self {
-            Detached::Items(items) => items.iter_mut().for_each(take),
-            Detached::Entries(entries) => entries.iter_mut().for_each(|(k, v)| {
-                take(k);
-                take(v);
-            }),
-        }
-    }
 }
 
 /// How many levels dropping may descend on the native stack before it moves the rest to a
 /// heap stack. A constant, so the native stack a drop uses does not depend on the value.
 const DROP_NATIVE_LEVELS: u32 = 8;
 
-/// Drops `detached`, emptying its children first: up to `levels` further levels on the
-/// native stack, anything deeper onto `overflow`.
-fn drop_levels(mut detached: Detached, levels: u32, overflow: &mut Vec<Detached>) {
-    detached.detach_grandchildren(|child| match levels.checked_sub(1) {
-        Some(fewer) => drop_levels(child, fewer, overflow),
-        None => overflow.push(child),
-    });
-    // Every child of `detached` is now a scalar or an empty container: this drop is shallow.
+/// Drops `detached` and its children in one pass: a child container is emptied and its
+/// children dropped up to `levels` further levels down on the native stack; deeper ones
+/// wait on `overflow`.
+fn drop_levels(detached: Detached, levels: u32, overflow: &mut Vec<Detached>) {
+    match detached {
+        Detached::Items(items) => {
+            for item in items.into_vec() {
+                drop_child(item, levels, overflow);
+            }
+        }
+        Detached::Entries(entries) => {
+            for (key, value) in entries.into_vec() {
+                drop_child(key, levels, overflow);
+                drop_child(value, levels, overflow);
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn drop_child(mut child: Value, levels: u32, overflow: &mut Vec<Detached>) {
+    let children = match &mut child {
+        Value::Array(a) if !a.0.is_empty() => Detached::Items(std::mem::take(&mut a.0)),
+        Value::Map(m) if !m.0.is_empty() => Detached::Entries(std::mem::take(&mut m.0)),
+        Value::Nil
+        | Value::Bool(_)
+        | Value::Integer(_)
+        | Value::F32(_)
+        | Value::F64(_)
+        | Value::Timestamp(_) => {
+            // Owns nothing: skipping its drop glue is most of the cost of dropping a document.
+            std::mem::forget(child);
+            return;
+        }
+        Value::Str(s) if !s.is_heap() => {
+            std::mem::forget(child);
+            return;
+        }
+        // The rest (heap text, bin, ext, empty containers) drops shallowly.
+        _ => return,
+    };
+    drop(child);
+    match levels.checked_sub(1) {
+        Some(fewer) => drop_levels(children, fewer, overflow),
+        None => overflow.push(children),
+    }
 }
 
 /// Drops a detached subtree in constant native stack. Values at most `DROP_NATIVE_LEVELS`
