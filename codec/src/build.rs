@@ -16,11 +16,10 @@ use crate::limits::{Limits, DROP_RESERVE_PER_CONTAINER};
 use crate::traverse::{Text, Token};
 use crate::value::{Array, Map, Value};
 
-/// The children of an open container, in a vector reserved for exactly its claimed count.
+/// The children of an open container: a vector of exactly its claimed count, filled with nil
+/// until each child arrives.
 enum Children {
     Items(Vec<Value>),
-    /// A key is pushed with a nil placeholder that its value then replaces, so neither is
-    /// moved twice.
     Entries(Vec<(Value, Value)>),
 }
 
@@ -132,9 +131,38 @@ impl Builder {
     }
 
     /// Takes one finished scalar. Returns it when it is the whole document.
-    #[inline]
+    ///
+    /// The common case (an open container with more to come) is inlined into each caller,
+    /// so a value built there is written straight into its container's vector instead of
+    /// being moved through the stack.
+    #[inline(always)]
     pub(crate) fn push_value(&mut self, value: Value) -> Result<Option<Value>, ErrorKind> {
-        self.complete(value)
+        match self.open.last_mut() {
+            Some(top) if top.left > 1 => {
+                top.file(value);
+                Ok(None)
+            }
+            _ => self.complete(value),
+        }
+    }
+
+    /// Takes one str short enough to be held inline (see [`Str::write_inline`]), written
+    /// straight into its slot.
+    #[inline(always)]
+    pub(crate) fn push_inline_str(&mut self, text: &[u8]) -> Result<Option<Value>, ErrorKind> {
+        match self.open.last_mut() {
+            Some(top) if top.left > 1 => {
+                if let Some(slot) = top.next_slot() {
+                    Str::write_inline(slot, text);
+                }
+                Ok(None)
+            }
+            _ => {
+                let mut value = Value::Nil;
+                Str::write_inline(&mut value, text);
+                self.complete(value)
+            }
+        }
     }
 
     /// A charged, fallible copy of `bytes`.
@@ -214,10 +242,13 @@ impl Builder {
             return self.complete(empty);
         }
         let (children, left) = if is_map {
-            let entries = reserve_exact(len, &mut self.budget)?;
+            let mut entries = reserve_exact(len, &mut self.budget)?;
+            entries.resize_with(len, || (Value::Nil, Value::Nil));
             (Children::Entries(entries), len.saturating_mul(2))
         } else {
-            (Children::Items(reserve_exact(len, &mut self.budget)?), len)
+            let mut items = reserve_exact(len, &mut self.budget)?;
+            items.resize_with(len, || Value::Nil);
+            (Children::Items(items), len)
         };
         if self.open.len() == self.open.capacity() {
             let extra = self.open.capacity().max(4);
@@ -236,27 +267,13 @@ impl Builder {
 
     /// Files a finished value under the innermost open container, closing every container it
     /// completes. Returns the top-level value once it is finished.
-    #[inline(always)]
+    #[inline(never)]
     fn complete(&mut self, mut value: Value) -> Result<Option<Value>, ErrorKind> {
         loop {
             let Some(top) = self.open.last_mut() else {
                 return Ok(Some(value));
             };
-            // Pushes stay within the capacity reserved for the claimed count: `left` counts
-            // down from it.
-            match &mut top.children {
-                Children::Items(items) => items.push(value),
-                Children::Entries(entries) if top.left % 2 == 0 => {
-                    entries.push((value, Value::Nil));
-                }
-                Children::Entries(entries) => {
-                    if let Some(entry) = entries.last_mut() {
-                        // The placeholder is nil, which owns nothing.
-                        std::mem::forget(std::mem::replace(&mut entry.1, value));
-                    }
-                }
-            }
-            top.left = top.left.saturating_sub(1);
+            top.file(value);
             if top.left > 0 {
                 return Ok(None);
             }
@@ -269,6 +286,37 @@ impl Builder {
                 Some(Children::Entries(entries)) => Value::Map(Map::from(entries)),
                 None => return Ok(None),
             };
+        }
+    }
+}
+
+impl OpenContainer {
+    /// Files the next child into its slot.
+    #[inline(always)]
+    fn file(&mut self, value: Value) {
+        if let Some(slot) = self.next_slot() {
+            // The placeholder is nil, which owns nothing.
+            std::mem::forget(std::mem::replace(slot, value));
+        }
+    }
+
+    /// The slot of the next child, which holds nil until the child is written there; counts
+    /// the child as arrived. Every slot was filled with nil when the container opened, so
+    /// `left` always names one.
+    #[inline(always)]
+    fn next_slot(&mut self) -> Option<&mut Value> {
+        let left = self.left;
+        self.left = left.saturating_sub(1);
+        match &mut self.children {
+            Children::Items(items) => {
+                let at = items.len().saturating_sub(left);
+                items.get_mut(at)
+            }
+            Children::Entries(entries) => {
+                let at = entries.len().saturating_mul(2).saturating_sub(left);
+                let (key, value) = entries.get_mut(at / 2)?;
+                Some(if at % 2 == 0 { key } else { value })
+            }
         }
     }
 }

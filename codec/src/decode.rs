@@ -164,32 +164,33 @@ impl<'a> Run<'a, '_> {
             Err(HeaderError::Incomplete(e)) => return Err(self.incomplete(e)),
             Err(HeaderError::ReservedMarker) => return Err(ErrorKind::ReservedMarker),
         };
-        let value = match header {
-            Header::Nil => Value::Nil,
-            Header::Bool(b) => Value::Bool(b),
-            Header::Uint(n) => Value::Integer(n.into()),
-            Header::Int(n) => Value::Integer(n.into()),
-            Header::F32(x) => Value::F32(x),
-            Header::F64(x) => Value::F64(x),
+        // Each arm hands its value to the builder itself, so that it is built in place.
+        let b = &mut self.builder;
+        match header {
+            Header::Nil => b.push_value(Value::Nil),
+            Header::Bool(v) => b.push_value(Value::Bool(v)),
+            Header::Uint(n) => b.push_value(Value::Integer(n.into())),
+            Header::Int(n) => b.push_value(Value::Integer(n.into())),
+            Header::F32(x) => b.push_value(Value::F32(x)),
+            Header::F64(x) => b.push_value(Value::F64(x)),
             Header::Str(len) => {
                 let len = self.check(Limit::StrLen, len)?;
                 let bytes = self.body(len)?;
-                let text = match Str::inline_from_utf8(bytes) {
-                    Some(inline) => inline.map_err(|e| e.valid_up_to()),
-                    None => match std::str::from_utf8(bytes) {
-                        Ok(s) => Ok(self.builder.owned_str(s)?),
-                        Err(e) => Err(e.valid_up_to()),
-                    },
-                };
-                match text {
-                    Ok(text) => Value::Str(text),
-                    Err(valid_up_to) => return self.invalid_utf8(bytes, valid_up_to),
+                if bytes.len() <= Str::INLINE_CAPACITY {
+                    if bytes.is_ascii() || std::str::from_utf8(bytes).is_ok() {
+                        return self.builder.push_inline_str(bytes);
+                    }
+                } else if let Ok(text) = std::str::from_utf8(bytes) {
+                    let text = self.builder.owned_str(text)?;
+                    return self.builder.push_value(Value::Str(text));
                 }
+                self.invalid_utf8(bytes)
             }
             Header::Bin(len) => {
                 let len = self.check(Limit::BinLen, len)?;
                 let bytes = self.body(len)?;
-                Value::Bin(self.builder.owned_bytes(bytes)?)
+                let bin = self.builder.owned_bytes(bytes)?;
+                self.builder.push_value(Value::Bin(bin))
             }
             Header::Ext { ext_type, len } => {
                 let len = self.check(Limit::ExtLen, len)?;
@@ -197,23 +198,23 @@ impl<'a> Run<'a, '_> {
                 if ext_type == TIMESTAMP_EXT_TYPE {
                     let ts = Timestamp::from_ext_payload(payload)
                         .map_err(ErrorKind::InvalidTimestamp)?;
-                    Value::Timestamp(ts)
+                    self.builder.push_value(Value::Timestamp(ts))
                 } else {
-                    Value::Ext(self.builder.owned_ext(ext_type, payload)?)
+                    let ext = self.builder.owned_ext(ext_type, payload)?;
+                    self.builder.push_value(Value::Ext(ext))
                 }
             }
             Header::Array(len) => {
                 let len = self.check(Limit::ArrayLen, len)?;
                 self.check_room(len)?;
-                return self.builder.open(false, len);
+                self.builder.open(false, len)
             }
             Header::Map(len) => {
                 let len = self.check(Limit::MapLen, len)?;
                 self.check_room(len.saturating_mul(2))?;
-                return self.builder.open(true, len);
+                self.builder.open(true, len)
             }
-        };
-        self.builder.push_value(value)
+        }
     }
 
     /// Refuses a container whose children could not fit in the input left: each needs a byte.
@@ -228,13 +229,15 @@ impl<'a> Run<'a, '_> {
         Ok(())
     }
 
-    fn invalid_utf8(
-        &mut self,
-        bytes: &[u8],
-        valid_up_to: usize,
-    ) -> Result<Option<Value>, ErrorKind> {
+    /// Handles a str whose bytes are not UTF-8, by the decoder's policy.
+    #[cold]
+    fn invalid_utf8(&mut self, bytes: &[u8]) -> Result<Option<Value>, ErrorKind> {
         match self.invalid_utf8 {
-            InvalidUtf8::Reject => Err(ErrorKind::InvalidUtf8 { valid_up_to }),
+            InvalidUtf8::Reject => Err(ErrorKind::InvalidUtf8 {
+                valid_up_to: std::str::from_utf8(bytes)
+                    .err()
+                    .map_or(0, |e| e.valid_up_to()),
+            }),
             InvalidUtf8::Replace => {
                 // Each invalid byte becomes at most three bytes of U+FFFD; charge that first.
                 self.builder.charge(bytes.len().saturating_mul(3))?;

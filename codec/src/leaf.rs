@@ -12,7 +12,8 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
-use std::str::Utf8Error;
+
+use crate::value::Value;
 
 /// UTF-8 text: up to [`Str::INLINE_CAPACITY`] bytes inline, longer text in one heap
 /// allocation. Dereferences to `str`.
@@ -94,12 +95,6 @@ impl Inline {
         Some(Inline { bytes, len })
     }
 
-    /// True if every byte is ASCII. Bytes past `len` are zero, so the whole array can be
-    /// checked at once, which compiles to a few vector instructions.
-    fn is_ascii(&self) -> bool {
-        self.bytes.iter().fold(0, |any, b| any | b) < 0x80
-    }
-
     fn bytes(&self) -> &[u8] {
         // `len` never exceeds the array: it is built from a slice that fitted.
         self.bytes.get(..self.len.get()).unwrap_or_default()
@@ -116,18 +111,27 @@ impl Str {
         Inline::new(text.as_bytes()).map(|i| Str(Repr::Inline(i)))
     }
 
-    /// Bytes short enough to be held inline, if they are UTF-8; `None` if they are longer than
-    /// [`INLINE_CAPACITY`](Self::INLINE_CAPACITY). Checks ASCII text without calling the
-    /// general UTF-8 validator.
-    #[inline]
-    pub(crate) fn inline_from_utf8(bytes: &[u8]) -> Option<Result<Str, Utf8Error>> {
-        let inline = Inline::new(bytes)?;
-        let checked = if inline.is_ascii() {
-            Ok(())
-        } else {
-            std::str::from_utf8(bytes).map(drop)
-        };
-        Some(checked.map(|()| Str(Repr::Inline(inline))))
+    /// Makes `slot`, which must hold nil, an inline str of `text`, which must be UTF-8 and at
+    /// most [`INLINE_CAPACITY`](Self::INLINE_CAPACITY) bytes (longer text is cut short).
+    ///
+    /// The text is copied straight into the slot. Building the `Str` first and moving it in
+    /// would reload bytes just stored one at a time, which the CPU cannot forward: that move
+    /// cost more than the rest of decoding a short str.
+    #[inline(always)]
+    pub(crate) fn write_inline(slot: &mut Value, text: &[u8]) {
+        // Nil owns nothing, so forgetting it drops nothing.
+        std::mem::forget(std::mem::replace(slot, Value::Str(Str::default())));
+        if let Value::Str(Str(Repr::Inline(inline))) = slot {
+            let len = text.len().min(Str::INLINE_CAPACITY);
+            if let (Some(bytes), Some(text), Some(len)) = (
+                inline.bytes.get_mut(..len),
+                text.get(..len),
+                InlineLen::new(len),
+            ) {
+                bytes.copy_from_slice(text);
+                inline.len = len;
+            }
+        }
     }
 
     pub(crate) fn heap(text: Box<str>) -> Str {
@@ -387,6 +391,15 @@ mod tests {
                 "inline and heap forms of {text:?}"
             );
             assert_eq!(s.clone().into_string(), text);
+        }
+    }
+
+    #[test]
+    fn write_inline_fills_a_nil_slot() {
+        for text in ["", "a", "é-ü", "exactly twenty-three b!"] {
+            let mut slot = Value::Nil;
+            Str::write_inline(&mut slot, text.as_bytes());
+            assert_eq!(slot, Value::from(text));
         }
     }
 

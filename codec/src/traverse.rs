@@ -14,6 +14,7 @@ use crate::value::{Integer, Value};
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Text<'a> {
     Held(&'a Str),
+    #[cfg_attr(not(feature = "rmpv"), allow(dead_code))]
     Borrowed(&'a str),
 }
 
