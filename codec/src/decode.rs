@@ -239,9 +239,21 @@ impl<'a> Run<'a, '_> {
                     .map_or(0, |e| e.valid_up_to()),
             }),
             InvalidUtf8::Replace => {
-                // Each invalid byte becomes at most three bytes of U+FFFD; charge that first.
-                self.builder.charge(bytes.len().saturating_mul(3))?;
-                let replaced = String::from_utf8_lossy(bytes);
+                // Each invalid byte becomes at most three bytes of U+FFFD: a scratch string of
+                // that size, charged and reserved exactly, so it never grows. (This is what
+                // `String::from_utf8_lossy` does, without its growth past the charge.)
+                let scratch = bytes.len().saturating_mul(3);
+                self.builder.charge(scratch)?;
+                let mut replaced = String::new();
+                replaced
+                    .try_reserve_exact(scratch)
+                    .map_err(|_| ErrorKind::OutOfMemory { bytes: scratch })?;
+                for chunk in bytes.utf8_chunks() {
+                    replaced.push_str(chunk.valid());
+                    if !chunk.invalid().is_empty() {
+                        replaced.push(char::REPLACEMENT_CHARACTER);
+                    }
+                }
                 // The replacement can make the str longer than its claim: the limit is on
                 // what the value holds.
                 self.check_len(Limit::StrLen, replaced.len())?;

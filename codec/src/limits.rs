@@ -35,9 +35,9 @@ pub struct Limits {
     pub max_alloc_bytes: usize,
 }
 
-/// Bytes charged per non-empty container for the heap stack its `Drop` may use (two pointers
-/// of a boxed slice, doubled for the stack's growth).
-pub const DROP_RESERVE_PER_CONTAINER: usize = 2 * std::mem::size_of::<Box<[u8]>>();
+/// Bytes charged per non-empty container for the heap stack its `Drop` may use: one stack
+/// entry (a boxed slice of children and its kind), doubled for the stack's growth.
+pub const DROP_RESERVE_PER_CONTAINER: usize = 2 * crate::value::DROP_STACK_ENTRY_BYTES;
 
 impl Default for Limits {
     fn default() -> Self {

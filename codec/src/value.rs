@@ -249,6 +249,9 @@ pub(crate) enum Detached {
     Entries(Box<[(Value, Value)]>),
 }
 
+/// The size of one entry of the heap stack that dropping uses.
+pub(crate) const DROP_STACK_ENTRY_BYTES: usize = std::mem::size_of::<Detached>();
+
 /// How many levels dropping may descend on the native stack before it moves the rest to a
 /// heap stack. A constant, so the native stack a drop uses does not depend on the value.
 const DROP_NATIVE_LEVELS: u32 = 8;

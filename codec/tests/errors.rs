@@ -61,6 +61,31 @@ fn invalid_utf8_is_an_error_by_default_and_can_be_replaced() {
 }
 
 #[test]
+fn replaced_text_is_what_from_utf8_lossy_makes() {
+    let cases: [&[u8]; 8] = [
+        b"\xff",
+        b"\xff\xff\xff",
+        b"ok\xe2\x82",    // a truncated three-byte sequence: one U+FFFD
+        b"\xf0\x9f\x98",  // a truncated four-byte sequence at the end
+        b"\xed\xa0\x80x", // a surrogate: three U+FFFD
+        b"\xc0\xafz",     // an overlong slash
+        b"long enough to be on the heap \xfe\xfe",
+        b"\xe2\x82\xac\xff\xe2\x82\xac",
+    ];
+    let replace = Decoder::default().with_invalid_utf8(InvalidUtf8::Replace);
+    for bytes in cases {
+        let mut input = vec![0xd9, u8::try_from(bytes.len()).unwrap()];
+        input.extend_from_slice(bytes);
+        let lossy = String::from_utf8_lossy(bytes);
+        assert_eq!(
+            replace.decode(&input).unwrap(),
+            Value::from(&*lossy),
+            "{bytes:x?}"
+        );
+    }
+}
+
+#[test]
 fn timestamps_with_bad_length_or_nanoseconds_are_errors() {
     // ext8 of 5 bytes with type -1.
     assert_eq!(

@@ -5,7 +5,9 @@
 
 use std::sync::OnceLock;
 
-use hardpack::{encode, from_rmpv, Decoder, ErrorKind, InvalidUtf8, Limit, Limits, Value};
+use hardpack::{
+    encode, from_rmpv, DecodeStats, Decoder, ErrorKind, InvalidUtf8, Limit, Limits, Value,
+};
 
 use crate::alloc_meter;
 
@@ -215,27 +217,59 @@ pub fn decode_limits(data: &[u8]) -> Outcome {
             }
         }
     }
-    outcome(&result)
+    let outcome = outcome(&result);
+    drop_within_budget(result, &limits);
+    drop_within_budget(replaced, &limits);
+    outcome
 }
 
-/// Decodes under `limits` and `policy`, asserting that the peak heap stayed within the budget.
+/// Decodes under `limits` and `policy`, asserting that the peak heap stayed within the budget
+/// and within what the decode charged.
 fn decode_within_budget(
     limits: &Limits,
     policy: InvalidUtf8,
     payload: &[u8],
-) -> Result<(Value, usize), hardpack::Error> {
+) -> Result<(Value, DecodeStats), hardpack::Error> {
     let decoder = Decoder::new(limits.clone()).with_invalid_utf8(policy);
-    let (result, cost) = alloc_meter::measure(|| decoder.decode_prefix(payload));
+    let (result, cost) = alloc_meter::measure(|| decoder.decode_with_stats(payload));
     assert!(
-        cost.peak_bytes
-            <= limits
-                .max_alloc_bytes
-                .saturating_add(alloc_meter::ALLOC_SLACK_BYTES),
+        cost.peak_bytes <= budget_with_slack(limits),
         "decode ({policy:?}) allocated {} bytes at peak, above max_alloc_bytes {}",
         cost.peak_bytes,
         limits.max_alloc_bytes
     );
+    if let Ok((_, stats)) = &result {
+        assert!(
+            cost.peak_bytes <= stats.charged_bytes,
+            "decode ({policy:?}) allocated {} bytes at peak but charged only {}",
+            cost.peak_bytes,
+            stats.charged_bytes
+        );
+    }
     result
+}
+
+/// Drops a decoded value, asserting that the traversal stack its drop may need (reserved in
+/// the charge) keeps the value and the stack together within the budget.
+fn drop_within_budget(decoded: Result<(Value, DecodeStats), hardpack::Error>, limits: &Limits) {
+    let Ok((value, stats)) = decoded else {
+        return;
+    };
+    let ((), dropped) = alloc_meter::measure(|| drop(value));
+    assert!(
+        stats.charged_bytes.saturating_add(dropped.peak_bytes) <= budget_with_slack(limits),
+        "dropping the value allocated {} bytes on top of the {} charged, above \
+         max_alloc_bytes {}",
+        dropped.peak_bytes,
+        stats.charged_bytes,
+        limits.max_alloc_bytes
+    );
+}
+
+fn budget_with_slack(limits: &Limits) -> usize {
+    limits
+        .max_alloc_bytes
+        .saturating_add(alloc_meter::ALLOC_SLACK_BYTES)
 }
 
 /// Checks what every decoded value must satisfy, without recursion: each container, str, bin

@@ -140,3 +140,42 @@ fn a_decoded_value_costs_what_it_was_charged() {
     );
     drop(value);
 }
+
+#[test]
+fn dropping_a_value_stays_within_the_reserve_it_was_charged() {
+    // A chain 200,000 deep, arrays and maps alternating.
+    let depth = 200_000;
+    let mut chain = Vec::new();
+    for level in 0..depth {
+        chain.extend_from_slice(if level % 2 == 0 {
+            &[0x92, 0x01]
+        } else {
+            &[0x81, 0xa1, b'k']
+        });
+    }
+    chain.push(0xc0);
+    chain.extend(std::iter::repeat_n(0x02, depth / 2));
+    // The worst case for the drop stack: non-empty arrays side by side at depth 10, the first
+    // level below the nine dropped on the native stack, all waiting on it at once. 70,000 of
+    // them, just past a power of two, so the stack's doubling leaves the most room unused.
+    let wide = 70_000u32;
+    let mut fan = vec![0x91; 8];
+    fan.push(0xdd);
+    fan.extend_from_slice(&wide.to_be_bytes());
+    for _ in 0..wide {
+        fan.extend_from_slice(&[0x91, 0x01]);
+    }
+    for doc in [chain, fan] {
+        let decoder = Decoder::new(Limits::unlimited());
+        let (value, stats) = decoder.decode_with_stats(&doc).unwrap();
+        let containers = value.shape().containers;
+        let ((), dropped) = alloc_meter::measure(|| drop(value));
+        let reserve = hardpack::DROP_RESERVE_PER_CONTAINER * containers;
+        println!(
+            "{containers} containers: charged {} bytes, drop stack peak {} bytes (reserve {reserve})",
+            stats.charged_bytes, dropped.peak_bytes
+        );
+        assert!(dropped.peak_bytes > 0, "this shape needs the heap stack");
+        assert!(dropped.peak_bytes <= reserve, "{dropped:?} > {reserve}");
+    }
+}
