@@ -101,6 +101,7 @@ impl<'a> Tokens<'a> {
         }
     }
 
+    #[inline]
     fn open_items(&mut self, items: &'a [Value]) -> Token<'a> {
         if !items.is_empty() {
             self.stack.push(Frame::Items(items.iter()));
@@ -108,6 +109,7 @@ impl<'a> Tokens<'a> {
         Token::Array(items.len())
     }
 
+    #[inline]
     fn open_entries(&mut self, entries: &'a [(Value, Value)]) -> Token<'a> {
         if !entries.is_empty() {
             self.stack.push(Frame::Entries(entries.iter(), None));
@@ -115,6 +117,7 @@ impl<'a> Tokens<'a> {
         Token::Map(entries.len())
     }
 
+    #[inline(always)]
     fn enter(&mut self, value: &'a Value) -> Token<'a> {
         match value {
             Value::Nil => Token::Nil,
@@ -135,6 +138,7 @@ impl<'a> Tokens<'a> {
 impl<'a> Iterator for Tokens<'a> {
     type Item = Token<'a>;
 
+    #[inline]
     fn next(&mut self) -> Option<Token<'a>> {
         if let Some(root) = self.root.take() {
             return Some(match root {
