@@ -1,7 +1,8 @@
 //! Decode and encode throughput against rmpv on the same generated workload, in one run:
 //! 10,000 event-like documents (maps of 10-30 string keys; short strings, ints, floats,
-//! nested arrays and maps, nil, bools). Also the cost of `Limits::default()` against
-//! `Limits::unlimited()`.
+//! nested arrays and maps, nil, bools); rmp-serde decoding into `rmpv::Value` beside them.
+//! Also the cost of `Limits::default()` against `Limits::unlimited()`, and of reading inline
+//! text as `&str`.
 
 use std::hint::black_box;
 
@@ -120,6 +121,21 @@ fn workload() -> (Vec<Value>, Vec<Vec<u8>>) {
     (values, encoded)
 }
 
+/// Every str in a document (keys and values), without recursion.
+fn strs_in(value: &Value) -> Vec<&hardpack::Str> {
+    let mut found = Vec::new();
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Str(s) => found.push(s),
+            Value::Array(items) => stack.extend(items.iter()),
+            Value::Map(entries) => stack.extend(entries.iter().flat_map(|(k, v)| [k, v])),
+            _ => {}
+        }
+    }
+    found
+}
+
 fn benches(c: &mut Criterion) {
     let (values, docs) = workload();
     let total: usize = docs.iter().map(Vec::len).sum();
@@ -150,7 +166,28 @@ fn benches(c: &mut Criterion) {
             }
         })
     });
+    decode.bench_function("rmp-serde into rmpv::Value", |b| {
+        b.iter(|| {
+            for d in &docs {
+                black_box(rmp_serde::from_slice::<rmpv::Value>(d).unwrap());
+            }
+        })
+    });
     decode.finish();
+
+    // Inline text is re-checked as UTF-8 when it is read as `&str` (see `Str`): what that
+    // costs next to reading its bytes, on every str of the decoded workload.
+    let decoded: Vec<Value> = docs.iter().map(|d| hardpack::decode(d).unwrap()).collect();
+    let strs: Vec<&hardpack::Str> = decoded.iter().flat_map(strs_in).collect();
+    let mut access = c.benchmark_group("str access");
+    access.throughput(Throughput::Elements(strs.len() as u64));
+    access.bench_function("as_bytes", |b| {
+        b.iter(|| strs.iter().map(|s| s.as_bytes().len()).sum::<usize>())
+    });
+    access.bench_function("as_str", |b| {
+        b.iter(|| strs.iter().map(|s| s.as_str().len()).sum::<usize>())
+    });
+    access.finish();
 
     let mut enc = c.benchmark_group("encode");
     enc.throughput(Throughput::Bytes(total as u64));
