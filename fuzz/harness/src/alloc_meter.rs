@@ -77,6 +77,9 @@ unsafe impl GlobalAlloc for CountingAlloc {
 pub struct Cost {
     /// Highest number of heap bytes live at once above what was live before it started.
     pub peak_bytes: usize,
+    /// Heap bytes still live at the end above what was live before it started (0 if it
+    /// freed more than it kept).
+    pub kept_bytes: usize,
     /// Allocations (and reallocations) made.
     pub allocations: usize,
     /// Wall-clock time.
@@ -101,6 +104,7 @@ pub fn measure<T>(f: impl FnOnce() -> T) -> (T, Cost) {
     let elapsed = started.elapsed();
     let cost = Cost {
         peak_bytes: PEAK.with(Cell::get).saturating_sub(base_live),
+        kept_bytes: LIVE.with(Cell::get).saturating_sub(base_live),
         allocations: COUNT.with(Cell::get).saturating_sub(base_count),
         elapsed,
     };

@@ -180,24 +180,24 @@ pub fn decode_limits(data: &[u8]) -> Outcome {
     // differ from Reject only where Reject found invalid UTF-8.
     let replaced = decode_within_budget(&limits, InvalidUtf8::Replace, payload);
     match (&result, &replaced) {
-        (Ok((strict, _)), Ok((lossy, _))) => {
+        (Ok(strict), Ok(lossy)) => {
             assert!(
-                strict == lossy,
+                strict.value == lossy.value,
                 "InvalidUtf8::Replace changed a valid document"
             )
         }
         (Ok(_), Err(e)) => panic!("InvalidUtf8::Replace refused what Reject accepts: {e}"),
-        (Err(e), Ok((lossy, _))) => {
+        (Err(e), Ok(lossy)) => {
             assert!(
                 matches!(e.kind(), ErrorKind::InvalidUtf8 { .. }),
                 "InvalidUtf8::Replace accepted what Reject refused for another reason: {e}"
             );
-            check_decoded(lossy, &limits);
+            check_decoded(&lossy.value, &limits);
         }
         (Err(_), Err(_)) => {}
     }
     match &result {
-        Ok((value, _)) => check_decoded(value, &limits),
+        Ok(decoded) => check_decoded(&decoded.value, &limits),
         Err(e) => {
             if let ErrorKind::LimitExceeded {
                 limit,
@@ -218,18 +218,18 @@ pub fn decode_limits(data: &[u8]) -> Outcome {
         }
     }
     let outcome = outcome(&result);
-    drop_within_budget(result, &limits);
-    drop_within_budget(replaced, &limits);
+    drop_within_charge(result);
+    drop_within_charge(replaced);
     outcome
 }
 
 /// Decodes under `limits` and `policy`, asserting that the peak heap stayed within the budget
-/// and within what the decode charged.
+/// and within what the decode charged. Returns the result with the bytes the value holds.
 fn decode_within_budget(
     limits: &Limits,
     policy: InvalidUtf8,
     payload: &[u8],
-) -> Result<(Value, DecodeStats), hardpack::Error> {
+) -> Result<Decoded, hardpack::Error> {
     let decoder = Decoder::new(limits.clone()).with_invalid_utf8(policy);
     let (result, cost) = alloc_meter::measure(|| decoder.decode_with_stats(payload));
     assert!(
@@ -238,31 +238,47 @@ fn decode_within_budget(
         cost.peak_bytes,
         limits.max_alloc_bytes
     );
-    if let Ok((_, stats)) = &result {
-        assert!(
-            cost.peak_bytes <= stats.charged_bytes,
-            "decode ({policy:?}) allocated {} bytes at peak but charged only {}",
-            cost.peak_bytes,
-            stats.charged_bytes
-        );
-    }
-    result
+    let (value, stats) = result?;
+    assert!(
+        cost.peak_bytes <= stats.charged_bytes,
+        "decode ({policy:?}) allocated {} bytes at peak but charged only {}",
+        cost.peak_bytes,
+        stats.charged_bytes
+    );
+    Ok(Decoded {
+        value,
+        stats,
+        held_bytes: cost.kept_bytes,
+    })
 }
 
-/// Drops a decoded value, asserting that the traversal stack its drop may need (reserved in
-/// the charge) keeps the value and the stack together within the budget.
-fn drop_within_budget(decoded: Result<(Value, DecodeStats), hardpack::Error>, limits: &Limits) {
-    let Ok((value, stats)) = decoded else {
+/// A value from [`decode_within_budget`].
+struct Decoded {
+    value: Value,
+    stats: DecodeStats,
+    /// Heap bytes the value holds.
+    held_bytes: usize,
+}
+
+/// Drops a decoded value, asserting that the traversal stack its drop may need fits in the
+/// room the decode charged for it: what the value holds plus that stack stays within the
+/// charge.
+fn drop_within_charge(decoded: Result<Decoded, hardpack::Error>) {
+    let Ok(Decoded {
+        value,
+        stats,
+        held_bytes,
+    }) = decoded
+    else {
         return;
     };
     let ((), dropped) = alloc_meter::measure(|| drop(value));
     assert!(
-        stats.charged_bytes.saturating_add(dropped.peak_bytes) <= budget_with_slack(limits),
-        "dropping the value allocated {} bytes on top of the {} charged, above \
-         max_alloc_bytes {}",
+        held_bytes.saturating_add(dropped.peak_bytes) <= stats.charged_bytes,
+        "dropping a value that holds {held_bytes} bytes allocated {} more, above the {} \
+         charged",
         dropped.peak_bytes,
-        stats.charged_bytes,
-        limits.max_alloc_bytes
+        stats.charged_bytes
     );
 }
 
