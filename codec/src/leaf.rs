@@ -392,6 +392,7 @@ mod tests {
                 "inline and heap forms of {text:?}"
             );
             assert_eq!(s.clone().into_string(), text);
+            assert_eq!(Value::from(text.to_owned()), Value::from(s));
         }
     }
 

@@ -148,6 +148,24 @@ impl From<&str> for Value {
     }
 }
 
+impl From<String> for Value {
+    fn from(s: String) -> Self {
+        Value::Str(s.into())
+    }
+}
+
+impl From<Str> for Value {
+    fn from(s: Str) -> Self {
+        Value::Str(s)
+    }
+}
+
+impl From<Ext> for Value {
+    fn from(e: Ext) -> Self {
+        Value::Ext(e)
+    }
+}
+
 impl From<Vec<Value>> for Value {
     fn from(items: Vec<Value>) -> Self {
         Value::Array(Array::from(items))
