@@ -8,13 +8,14 @@
 //! reservations of all open containers add up to at most one element per input byte left
 //! (postcard's rule), and every one is charged to the budget before it is requested.
 
+use std::collections::TryReserveError;
 use std::mem::size_of;
 
 use crate::error::{ErrorKind, Limit};
 use crate::leaf::{Ext, Str};
 use crate::limits::{Limits, DROP_RESERVE_PER_CONTAINER};
 use crate::traverse::{Text, Token};
-use crate::value::{Array, Map, Value};
+use crate::value::{fill_nil, Array, Map, Value};
 
 /// The children of an open container: a vector of exactly its claimed count, filled with nil
 /// until each child arrives.
@@ -50,6 +51,18 @@ impl Budget {
             }),
         }
     }
+
+    /// Charges `bytes`, then makes the reservation that needs them: the one way decoding
+    /// asks for memory, so nothing is requested before it is charged, and a refusal from the
+    /// allocator is an error rather than an abort.
+    fn reserve(
+        &mut self,
+        bytes: usize,
+        reserve: impl FnOnce() -> Result<(), TryReserveError>,
+    ) -> Result<(), ErrorKind> {
+        self.charge(bytes)?;
+        reserve().map_err(|_| ErrorKind::OutOfMemory { bytes })
+    }
 }
 
 /// An empty vector with room for exactly `len` items, charged before it is requested.
@@ -57,10 +70,8 @@ fn reserve_exact<T>(len: usize, budget: &mut Budget) -> Result<Vec<T>, ErrorKind
     let bytes = len
         .saturating_mul(size_of::<T>())
         .saturating_add(DROP_RESERVE_PER_CONTAINER);
-    budget.charge(bytes)?;
     let mut v = Vec::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| ErrorKind::OutOfMemory { bytes })?;
+    budget.reserve(bytes, || v.try_reserve_exact(len))?;
     Ok(v)
 }
 
@@ -131,35 +142,32 @@ impl Builder {
     }
 
     /// Takes one finished scalar. Returns it when it is the whole document.
-    ///
-    /// The common case (an open container with more to come) is inlined into each caller,
-    /// so a value built there is written straight into its container's vector instead of
-    /// being moved through the stack.
     #[inline(always)]
     pub(crate) fn push_value(&mut self, value: Value) -> Result<Option<Value>, ErrorKind> {
-        match self.open.last_mut() {
-            Some(top) if top.left > 1 => {
-                top.file(value);
-                Ok(None)
-            }
-            _ => self.complete(value),
-        }
+        self.push_with(|slot| fill_nil(slot, value))
     }
 
-    /// Takes one str short enough to be held inline (see [`Str::write_inline`]), written
-    /// straight into its slot.
+    /// Takes one str short enough to be held inline (see [`Str::write_inline`]).
     #[inline(always)]
     pub(crate) fn push_inline_str(&mut self, text: &[u8]) -> Result<Option<Value>, ErrorKind> {
+        self.push_with(|slot| Str::write_inline(slot, text))
+    }
+
+    /// Takes one scalar, which `write` puts into a nil slot. The common case (an open
+    /// container with more to come) is inlined into each caller and writes straight into the
+    /// container's next slot, so the value is not moved through the stack.
+    #[inline(always)]
+    fn push_with(&mut self, write: impl FnOnce(&mut Value)) -> Result<Option<Value>, ErrorKind> {
         match self.open.last_mut() {
             Some(top) if top.left > 1 => {
                 if let Some(slot) = top.next_slot() {
-                    Str::write_inline(slot, text);
+                    write(slot);
                 }
                 Ok(None)
             }
             _ => {
                 let mut value = Value::Nil;
-                Str::write_inline(&mut value, text);
+                write(&mut value);
                 self.complete(value)
             }
         }
@@ -189,11 +197,7 @@ impl Builder {
         match Str::inline(s) {
             Some(inline) => Ok(inline),
             None => {
-                self.budget.charge(s.len())?;
-                let mut owned = String::new();
-                owned
-                    .try_reserve_exact(s.len())
-                    .map_err(|_| ErrorKind::OutOfMemory { bytes: s.len() })?;
+                let mut owned = self.charged_string(s.len())?;
                 owned.push_str(s);
                 Ok(Str::heap(owned.into_boxed_str()))
             }
@@ -211,17 +215,18 @@ impl Builder {
 
     /// An empty buffer with room for `bytes`, charged before it is requested.
     fn charged_buffer(&mut self, bytes: usize) -> Result<Vec<u8>, ErrorKind> {
-        self.budget.charge(bytes)?;
         let mut buffer = Vec::new();
-        buffer
-            .try_reserve_exact(bytes)
-            .map_err(|_| ErrorKind::OutOfMemory { bytes })?;
+        self.budget
+            .reserve(bytes, || buffer.try_reserve_exact(bytes))?;
         Ok(buffer)
     }
 
-    /// Charges `bytes` to the budget, for memory a caller is about to allocate.
-    pub(crate) fn charge(&mut self, bytes: usize) -> Result<(), ErrorKind> {
-        self.budget.charge(bytes)
+    /// An empty string with room for `bytes`, charged before it is requested.
+    pub(crate) fn charged_string(&mut self, bytes: usize) -> Result<String, ErrorKind> {
+        let mut text = String::new();
+        self.budget
+            .reserve(bytes, || text.try_reserve_exact(bytes))?;
+        Ok(text)
     }
 
     pub(crate) fn open(&mut self, is_map: bool, len: usize) -> Result<Option<Value>, ErrorKind> {
@@ -253,10 +258,9 @@ impl Builder {
         if self.open.len() == self.open.capacity() {
             let extra = self.open.capacity().max(4);
             let bytes = extra.saturating_mul(size_of::<OpenContainer>());
-            self.budget.charge(bytes)?;
-            self.open
-                .try_reserve_exact(extra)
-                .map_err(|_| ErrorKind::OutOfMemory { bytes })?;
+            let open = &mut self.open;
+            self.budget
+                .reserve(bytes, || open.try_reserve_exact(extra))?;
         }
         if let Some(parent) = self.open.last() {
             self.pending_outside = self.pending_outside.saturating_add(parent.left);
@@ -295,8 +299,7 @@ impl OpenContainer {
     #[inline(always)]
     fn file(&mut self, value: Value) {
         if let Some(slot) = self.next_slot() {
-            // The placeholder is nil, which owns nothing.
-            std::mem::forget(std::mem::replace(slot, value));
+            fill_nil(slot, value);
         }
     }
 

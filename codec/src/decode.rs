@@ -242,12 +242,7 @@ impl<'a> Run<'a, '_> {
                 // Each invalid byte becomes at most three bytes of U+FFFD: a scratch string of
                 // that size, charged and reserved exactly, so it never grows. (This is what
                 // `String::from_utf8_lossy` does, without its growth past the charge.)
-                let scratch = bytes.len().saturating_mul(3);
-                self.builder.charge(scratch)?;
-                let mut replaced = String::new();
-                replaced
-                    .try_reserve_exact(scratch)
-                    .map_err(|_| ErrorKind::OutOfMemory { bytes: scratch })?;
+                let mut replaced = self.builder.charged_string(bytes.len().saturating_mul(3))?;
                 for chunk in bytes.utf8_chunks() {
                     replaced.push_str(chunk.valid());
                     if !chunk.invalid().is_empty() {

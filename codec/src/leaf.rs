@@ -13,7 +13,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 
-use crate::value::Value;
+use crate::value::{fill_nil, Value};
 
 /// UTF-8 text: up to [`Str::INLINE_CAPACITY`] bytes inline, longer text in one heap
 /// allocation. Dereferences to `str`.
@@ -120,8 +120,7 @@ impl Str {
     /// cost more than the rest of decoding a short str.
     #[inline(always)]
     pub(crate) fn write_inline(slot: &mut Value, text: &[u8]) {
-        // Nil owns nothing, so forgetting it drops nothing.
-        std::mem::forget(std::mem::replace(slot, Value::Str(Str::default())));
+        fill_nil(slot, Value::Str(Str::default()));
         if let Value::Str(Str(Repr::Inline(inline))) = slot {
             let len = text.len().min(Str::INLINE_CAPACITY);
             if let (Some(bytes), Some(text), Some(len)) = (

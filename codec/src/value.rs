@@ -267,6 +267,13 @@ pub(crate) enum Detached {
     Entries(Box<[(Value, Value)]>),
 }
 
+/// Puts `value` into `slot`, which holds nil: the placeholder owns nothing, so it is not
+/// dropped (skipping its drop glue is what lets the write go straight into the slot).
+#[inline(always)]
+pub(crate) fn fill_nil(slot: &mut Value, value: Value) {
+    std::mem::forget(std::mem::replace(slot, value));
+}
+
 /// The size of one entry of the heap stack that dropping uses.
 pub(crate) const DROP_STACK_ENTRY_BYTES: usize = std::mem::size_of::<Detached>();
 
