@@ -12,7 +12,7 @@ use std::collections::TryReserveError;
 use std::mem::size_of;
 
 use crate::error::{ErrorKind, Limit};
-use crate::leaf::{Ext, Str};
+use crate::leaf::{Ext, ShortText, Str};
 use crate::limits::{Limits, DROP_RESERVE_PER_CONTAINER};
 use crate::traverse::{Text, Token};
 use crate::value::{fill_nil, Array, Map, Value};
@@ -149,7 +149,10 @@ impl Builder {
 
     /// Takes one str short enough to be held inline (see [`Str::write_inline`]).
     #[inline(always)]
-    pub(crate) fn push_inline_str(&mut self, text: &[u8]) -> Result<Option<Value>, ErrorKind> {
+    pub(crate) fn push_inline_str(
+        &mut self,
+        text: ShortText<'_>,
+    ) -> Result<Option<Value>, ErrorKind> {
         self.push_with(|slot| Str::write_inline(slot, text))
     }
 

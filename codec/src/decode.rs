@@ -4,7 +4,7 @@ use crate::build::Builder;
 use crate::cursor::{Cursor, Incomplete};
 use crate::error::{Error, ErrorKind, Limit};
 use crate::header::{Header, HeaderError};
-use crate::leaf::Str;
+use crate::leaf::ShortText;
 use crate::limits::Limits;
 use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
 use crate::value::Value;
@@ -176,11 +176,11 @@ impl<'a> Run<'a, '_> {
             Header::Str(len) => {
                 let len = self.check(Limit::StrLen, len)?;
                 let bytes = self.body(len)?;
-                if bytes.len() <= Str::INLINE_CAPACITY {
-                    if bytes.is_ascii() || std::str::from_utf8(bytes).is_ok() {
-                        return self.builder.push_inline_str(bytes);
-                    }
-                } else if let Ok(text) = std::str::from_utf8(bytes) {
+                if let Some(short) = ShortText::new(bytes) {
+                    return self.builder.push_inline_str(short);
+                }
+                // Longer than inline text, or not UTF-8.
+                if let Ok(text) = std::str::from_utf8(bytes) {
                     let text = self.builder.owned_str(text)?;
                     return self.builder.push_value(Value::Str(text));
                 }

@@ -112,24 +112,18 @@ impl Str {
         Inline::new(text.as_bytes()).map(|i| Str(Repr::Inline(i)))
     }
 
-    /// Makes `slot`, which must hold nil, an inline str of `text`, which must be UTF-8 and at
-    /// most [`INLINE_CAPACITY`](Self::INLINE_CAPACITY) bytes (longer text is cut short).
+    /// Makes `slot`, which must hold nil, an inline str of `text`.
     ///
     /// The text is copied straight into the slot. Building the `Str` first and moving it in
     /// would reload bytes just stored one at a time, which the CPU cannot forward: that move
     /// cost more than the rest of decoding a short str.
     #[inline(always)]
-    pub(crate) fn write_inline(slot: &mut Value, text: &[u8]) {
+    pub(crate) fn write_inline(slot: &mut Value, text: ShortText<'_>) {
         fill_nil(slot, Value::Str(Str::default()));
         if let Value::Str(Str(Repr::Inline(inline))) = slot {
-            let len = text.len().min(Str::INLINE_CAPACITY);
-            if let (Some(bytes), Some(text), Some(len)) = (
-                inline.bytes.get_mut(..len),
-                text.get(..len),
-                InlineLen::new(len),
-            ) {
-                bytes.copy_from_slice(text);
-                inline.len = len;
+            if let Some(bytes) = inline.bytes.get_mut(..text.bytes.len()) {
+                bytes.copy_from_slice(text.bytes);
+                inline.len = text.len;
             }
         }
     }
@@ -179,6 +173,23 @@ impl Str {
             Repr::Heap(s) => s.into_string(),
             Repr::Inline(_) => self.as_str().to_owned(),
         }
+    }
+}
+
+/// Bytes known to be UTF-8 and short enough to be held inline.
+#[derive(Clone, Copy)]
+pub(crate) struct ShortText<'a> {
+    bytes: &'a [u8],
+    len: InlineLen,
+}
+
+impl<'a> ShortText<'a> {
+    /// `bytes` if they fit inline and are UTF-8 (checked for ASCII first, which is cheaper
+    /// than the general validator).
+    #[inline(always)]
+    pub(crate) fn new(bytes: &'a [u8]) -> Option<ShortText<'a>> {
+        let len = InlineLen::new(bytes.len())?;
+        (bytes.is_ascii() || std::str::from_utf8(bytes).is_ok()).then_some(ShortText { bytes, len })
     }
 }
 
@@ -396,10 +407,18 @@ mod tests {
     }
 
     #[test]
+    fn short_text_is_utf8_that_fits() {
+        assert!(ShortText::new(b"exactly twenty-three b!").is_some());
+        assert!(ShortText::new(b"twenty-four bytes long!!").is_none());
+        assert!(ShortText::new(b"\xc3\xa9").is_some());
+        assert!(ShortText::new(b"a\xff").is_none());
+    }
+
+    #[test]
     fn write_inline_fills_a_nil_slot() {
         for text in ["", "a", "é-ü", "exactly twenty-three b!"] {
             let mut slot = Value::Nil;
-            Str::write_inline(&mut slot, text.as_bytes());
+            Str::write_inline(&mut slot, ShortText::new(text.as_bytes()).unwrap());
             assert_eq!(slot, Value::from(text));
         }
     }
