@@ -2,85 +2,7 @@
 
 use std::fmt;
 
-/// One of the configurable limits of [`Limits`](crate::Limits).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Limit {
-    /// `max_depth`: containers nested inside each other.
-    Depth,
-    /// `max_array_len`: elements of one array.
-    ArrayLen,
-    /// `max_map_len`: entries of one map.
-    MapLen,
-    /// `max_str_len`: bytes of one str.
-    StrLen,
-    /// `max_bin_len`: bytes of one bin.
-    BinLen,
-    /// `max_ext_len`: payload bytes of one ext.
-    ExtLen,
-    /// `max_alloc_bytes`: heap bytes one decode may allocate in total.
-    AllocBytes,
-}
-
-impl Limit {
-    /// Every limit, in the order they are documented.
-    pub const ALL: [Limit; 7] = [
-        Limit::Depth,
-        Limit::ArrayLen,
-        Limit::MapLen,
-        Limit::StrLen,
-        Limit::BinLen,
-        Limit::ExtLen,
-        Limit::AllocBytes,
-    ];
-
-    /// The field name in [`Limits`](crate::Limits), e.g. `max_array_len`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Limit::Depth => "max_depth",
-            Limit::ArrayLen => "max_array_len",
-            Limit::MapLen => "max_map_len",
-            Limit::StrLen => "max_str_len",
-            Limit::BinLen => "max_bin_len",
-            Limit::ExtLen => "max_ext_len",
-            Limit::AllocBytes => "max_alloc_bytes",
-        }
-    }
-
-    /// What the limit measures, as used in messages.
-    const fn measures(self) -> &'static str {
-        match self {
-            Limit::Depth => "nesting depth",
-            Limit::ArrayLen => "array length",
-            Limit::MapLen => "map length",
-            Limit::StrLen => "str length",
-            Limit::BinLen => "bin length",
-            Limit::ExtLen => "ext length",
-            Limit::AllocBytes => "allocated bytes",
-        }
-    }
-}
-
-impl fmt::Display for Limit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Limit {
-    type Err = String;
-    /// Parses a field name such as `max_depth` (a `--max-depth` style spelling works too).
-    fn from_str(s: &str) -> Result<Self, String> {
-        let wanted = s.trim_start_matches("--").replace('-', "_");
-        Limit::ALL
-            .into_iter()
-            .find(|l| l.name() == wanted)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Limit::ALL.iter().map(|l| l.name()).collect();
-                format!("unknown limit {s:?}; expected one of {}", names.join(", "))
-            })
-    }
-}
+use crate::limits::Limit;
 
 /// Why a timestamp extension (type -1) was rejected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,32 +173,76 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// A [`Value`](crate::Value) that MessagePack cannot represent. Only values built by hand can
-/// be like this: everything a decoder produced encodes.
+/// What made a [`Value`](crate::Value) impossible to encode. Only values built by hand can be
+/// like this: everything a decoder produced encodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EncodeErrorKind {
+    /// A str, bin, ext payload, array or map longer than 4,294,967,295, which the format's
+    /// 32-bit length fields cannot express.
+    TooLong {
+        /// What was too long.
+        of: LengthOf,
+        /// Its length.
+        len: usize,
+    },
+}
+
+/// The kinds of value whose length MessagePack writes in a header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LengthOf {
+    /// A str's bytes.
+    Str,
+    /// A bin's bytes.
+    Bin,
+    /// An ext's payload bytes.
+    Ext,
+    /// An array's elements.
+    Array,
+    /// A map's entries.
+    Map,
+}
+
+impl LengthOf {
+    const fn name(self) -> &'static str {
+        match self {
+            LengthOf::Str => "str",
+            LengthOf::Bin => "bin",
+            LengthOf::Ext => "ext",
+            LengthOf::Array => "array",
+            LengthOf::Map => "map",
+        }
+    }
+}
+
+/// An encoding error: a [`Value`](crate::Value) that MessagePack cannot represent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodeError {
-    what: &'static str,
-    len: usize,
+    kind: EncodeErrorKind,
 }
 
 impl EncodeError {
-    pub(crate) const fn too_long(what: &'static str, len: usize) -> Self {
-        EncodeError { what, len }
+    pub(crate) const fn too_long(of: LengthOf, len: usize) -> Self {
+        EncodeError {
+            kind: EncodeErrorKind::TooLong { of, len },
+        }
     }
 
-    /// The length that does not fit the format's 32-bit length field.
-    pub const fn length(&self) -> usize {
-        self.len
+    /// What went wrong.
+    pub const fn kind(&self) -> &EncodeErrorKind {
+        &self.kind
     }
 }
 
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} of length {} cannot be encoded: MessagePack lengths are at most 4294967295",
-            self.what, self.len
-        )
+        match self.kind {
+            EncodeErrorKind::TooLong { of, len } => write!(
+                f,
+                "{} of length {len} cannot be encoded: MessagePack lengths are at most 4294967295",
+                of.name()
+            ),
+        }
     }
 }
 

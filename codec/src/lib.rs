@@ -52,26 +52,32 @@
     )
 )]
 
-mod build;
-pub mod cursor;
+// The layers, each using only those above it: `wire` (cursor, headers read and written) and
+// `limits`/`error` (plain configuration and errors) know no tree; `value` is the tree (its
+// walk, assembler, drop) and calls no decoder; `decode` reads the wire into a tree under the
+// limits; `encode` walks a tree onto the wire.
+mod invariant;
+mod wire;
+
+mod error;
+mod limits;
+mod timestamp;
+
+mod value;
+
 mod decode;
 mod encode;
-mod error;
-pub mod header;
-mod leaf;
-mod limits;
 #[cfg(feature = "rmpv")]
 mod rmpv_conv;
-mod timestamp;
-mod traverse;
-mod value;
 
 pub use decode::{decode, decode_prefix, DecodeStats, Decoder, InvalidUtf8};
 pub use encode::{encode, encode_into};
-pub use error::{EncodeError, Error, ErrorKind, Limit, TimestampError};
-pub use leaf::{Ext, Str};
-pub use limits::{Limits, DROP_RESERVE_PER_CONTAINER};
+pub use error::{EncodeError, EncodeErrorKind, Error, ErrorKind, LengthOf, TimestampError};
+pub use limits::{Limit, Limits};
 #[cfg(feature = "rmpv")]
 pub use rmpv_conv::{from_rmpv, to_rmpv};
 pub use timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
-pub use value::{Array, Integer, Map, Shape, Value};
+pub use value::{
+    Array, Ext, Index, Integer, Map, Shape, Str, TryFromValueError, Value, ValueBuilder,
+    DROP_RESERVE_PER_CONTAINER,
+};

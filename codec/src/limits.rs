@@ -1,6 +1,84 @@
-//! Per-decoder limits on what hostile input can make the decoder do.
+//! Per-decoder limits on what hostile input can make the decoder do: plain configuration,
+//! the one list of limits ([`Limit`]) with their names, and nothing of the value tree.
 
-use crate::error::Limit;
+use std::fmt;
+
+/// One of the configurable limits of [`Limits`](Limits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Limit {
+    /// `max_depth`: containers nested inside each other.
+    Depth,
+    /// `max_array_len`: elements of one array.
+    ArrayLen,
+    /// `max_map_len`: entries of one map.
+    MapLen,
+    /// `max_str_len`: bytes of one str.
+    StrLen,
+    /// `max_bin_len`: bytes of one bin.
+    BinLen,
+    /// `max_ext_len`: payload bytes of one ext.
+    ExtLen,
+    /// `max_alloc_bytes`: heap bytes one decode may allocate in total.
+    AllocBytes,
+}
+
+impl Limit {
+    /// Every limit, in the order they are documented.
+    pub const ALL: [Limit; 7] = [
+        Limit::Depth,
+        Limit::ArrayLen,
+        Limit::MapLen,
+        Limit::StrLen,
+        Limit::BinLen,
+        Limit::ExtLen,
+        Limit::AllocBytes,
+    ];
+
+    /// The field name in [`Limits`](Limits), e.g. `max_array_len`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Limit::Depth => "max_depth",
+            Limit::ArrayLen => "max_array_len",
+            Limit::MapLen => "max_map_len",
+            Limit::StrLen => "max_str_len",
+            Limit::BinLen => "max_bin_len",
+            Limit::ExtLen => "max_ext_len",
+            Limit::AllocBytes => "max_alloc_bytes",
+        }
+    }
+
+    /// What the limit measures, as used in messages and reports: `nesting depth`,
+    /// `array length`, ...
+    pub const fn measures(self) -> &'static str {
+        match self {
+            Limit::Depth => "nesting depth",
+            Limit::ArrayLen => "array length",
+            Limit::MapLen => "map length",
+            Limit::StrLen => "str length",
+            Limit::BinLen => "bin length",
+            Limit::ExtLen => "ext length",
+            Limit::AllocBytes => "allocated bytes",
+        }
+    }
+}
+
+impl Limit {
+    /// True for the limits measured in bytes (str, bin, ext lengths and the allocation
+    /// budget); the others count items or levels.
+    pub const fn counts_bytes(self) -> bool {
+        matches!(
+            self,
+            Limit::StrLen | Limit::BinLen | Limit::ExtLen | Limit::AllocBytes
+        )
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// Limits on nesting, claimed lengths and total allocation for one decode.
 ///
@@ -10,7 +88,7 @@ use crate::error::Limit;
 /// What is charged against `max_alloc_bytes`: every byte the decoded value owns (str, bin and
 /// ext payloads; `size_of::<Value>()` per array element, twice that per map entry), the
 /// decoder's own work stacks, and a reservation per non-empty container for the traversal
-/// stack that dropping it may need (see [`DROP_RESERVE_PER_CONTAINER`]). Charges are made before
+/// stack that dropping it may need (see [`DROP_RESERVE_PER_CONTAINER`](crate::DROP_RESERVE_PER_CONTAINER)). Charges are made before
 /// the memory is requested, so a decode never holds more heap than `max_alloc_bytes`
 /// (measured as requested bytes; allocator bookkeeping is not counted).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -34,10 +112,6 @@ pub struct Limits {
     /// byte per element, a document must be megabytes long to come near it.
     pub max_alloc_bytes: usize,
 }
-
-/// Bytes charged per non-empty container for the heap stack its `Drop` may use: one stack
-/// entry (a boxed slice of children and its kind), doubled for the stack's growth.
-pub const DROP_RESERVE_PER_CONTAINER: usize = 2 * crate::value::DROP_STACK_ENTRY_BYTES;
 
 impl Default for Limits {
     fn default() -> Self {

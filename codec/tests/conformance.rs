@@ -258,7 +258,8 @@ fn debug_notation_is_readable() {
 }
 
 #[test]
-fn a_value_is_three_words() {
-    // Memory per decoded element (the ten-million-empty-arrays audit) depends on it.
-    assert_eq!(std::mem::size_of::<Value>(), 24);
+fn a_value_is_at_most_three_words() {
+    // Memory per decoded element (the ten-million-empty-arrays audit) depends on it. The
+    // compile-time assert pins 24 bytes on 64-bit targets; this bounds it on every target.
+    assert!(std::mem::size_of::<Value>() <= 3 * std::mem::size_of::<usize>().max(8));
 }

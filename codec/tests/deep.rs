@@ -1,6 +1,6 @@
 //! A value nested a million deep survives every operation on a thread with a 64 KiB stack.
 
-use hardpack::{encode, Decoder, Limit, Limits, Value};
+use hardpack::{encode, Decoder, Limit, Limits, Value, ValueBuilder};
 
 const DEPTH: usize = 1_000_000;
 const SMALL_STACK: usize = 64 * 1024;
@@ -31,20 +31,55 @@ fn unlimited_depth() -> Decoder {
 #[test]
 fn million_deep_array_every_operation_on_small_stack() {
     let bytes = nested(&[0x91], DEPTH, &[0xc0]);
-    let ok = on_small_stack(move || {
+    on_small_stack(move || {
         let value = unlimited_depth().decode(&bytes).expect("decodes");
         assert_eq!(value.shape().max_depth, DEPTH);
         let encoded = encode(&value).expect("encodes");
         assert_eq!(encoded, bytes, "re-encoding is byte-identical");
         let copy = value.clone();
         assert!(copy == value);
-        let printed = format!("{value:?}");
-        assert!(printed == format!("{}nil{}", "[".repeat(DEPTH), "]".repeat(DEPTH)));
+        let brackets = |open: &str, close: &str, leaf: &str| {
+            format!("{}{leaf}{}", open.repeat(DEPTH), close.repeat(DEPTH))
+        };
+        assert!(format!("{value:?}") == brackets("[", "]", "nil"));
+        assert!(value.to_string() == brackets("[", "]", "null"));
+        assert_eq!(hash_of(&value), hash_of(&copy));
         drop(copy);
         drop(value);
-        true
     });
-    assert!(ok);
+}
+
+fn hash_of(value: &Value) -> u64 {
+    use std::hash::{BuildHasher, RandomState};
+    // One RandomState per process: the same keys for both calls.
+    static STATE: std::sync::OnceLock<RandomState> = std::sync::OnceLock::new();
+    STATE.get_or_init(RandomState::new).hash_one(value)
+}
+
+#[test]
+fn million_deep_value_built_item_by_item_on_small_stack() {
+    on_small_stack(|| {
+        let mut builder = ValueBuilder::new();
+        for i in 0..DEPTH {
+            // Alternating [x] and {"key": x}: the next level is the element or the value.
+            if i % 2 == 0 {
+                assert!(builder.start_array(1).is_none());
+            } else {
+                assert!(builder.start_map(1).is_none());
+                assert!(builder.push(Value::from("key")).is_none());
+            }
+        }
+        assert_eq!(builder.depth(), DEPTH);
+        let value = builder
+            .push(Value::Nil)
+            .expect("the leaf completes the value");
+        assert!(builder.is_empty());
+        assert_eq!(value.shape().max_depth, DEPTH);
+        let decoded = unlimited_depth()
+            .decode(&encode(&value).expect("encodes"))
+            .expect("decodes");
+        assert!(decoded == value);
+    });
 }
 
 #[test]
@@ -61,7 +96,10 @@ fn million_deep_maps_in_keys_and_values_on_small_stack() {
             assert_eq!(encode(&value).expect("encodes"), bytes);
             let copy = value.clone();
             assert!(copy == value);
-            assert!(!format!("{copy:?}").is_empty());
+            assert!(format!("{copy:?}") == format!("{value:?}"));
+            let shown = value.to_string();
+            assert_eq!(shown.matches('{').count(), DEPTH, "one brace per map");
+            assert!(shown.starts_with("{null: {") || shown.starts_with("{{{"));
         });
     }
 }

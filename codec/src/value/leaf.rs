@@ -13,7 +13,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 
-use crate::value::{fill_nil, Value};
+use crate::invariant;
 
 /// UTF-8 text: up to [`Str::INLINE_CAPACITY`] bytes inline, longer text in one heap
 /// allocation. Dereferences to `str`.
@@ -97,8 +97,8 @@ impl Inline {
     }
 
     fn bytes(&self) -> &[u8] {
-        // `len` never exceeds the array: it is built from a slice that fitted.
-        self.bytes.get(..self.len.get()).unwrap_or_default()
+        let bytes = self.bytes.get(..self.len.get());
+        invariant::expect_or(bytes, &[], "inline length above its capacity")
     }
 }
 
@@ -112,18 +112,32 @@ impl Str {
         Inline::new(text.as_bytes()).map(|i| Str(Repr::Inline(i)))
     }
 
-    /// Makes `slot`, which must hold nil, an inline str of `text`.
+    /// Makes this str `text`, in place.
     ///
-    /// The text is copied straight into the slot. Building the `Str` first and moving it in
-    /// would reload bytes just stored one at a time, which the CPU cannot forward: that move
-    /// cost more than the rest of decoding a short str.
+    /// The decoder writes a default (inline, empty) str into a container's slot and then calls
+    /// this on it, so the text is copied straight into its final place. Building the `Str`
+    /// first and moving it in would reload bytes just stored one at a time, which the CPU
+    /// cannot forward: that move cost more than the rest of decoding a short str.
     #[inline(always)]
-    pub(crate) fn write_inline(slot: &mut Value, text: ShortText<'_>) {
-        fill_nil(slot, Value::Str(Str::default()));
-        if let Value::Str(Str(Repr::Inline(inline))) = slot {
-            if let Some(bytes) = inline.bytes.get_mut(..text.bytes.len()) {
-                bytes.copy_from_slice(text.bytes);
-                inline.len = text.len;
+    pub(crate) fn set_short(&mut self, text: ShortText<'_>) {
+        match &mut self.0 {
+            Repr::Inline(inline) => {
+                if let Some(bytes) = inline.bytes.get_mut(..text.bytes.len()) {
+                    bytes.copy_from_slice(text.bytes);
+                    inline.len = text.len;
+                } else {
+                    invariant::broken("ShortText longer than inline capacity");
+                }
+            }
+            Repr::Heap(_) => {
+                let mut bytes = [0; Str::INLINE_CAPACITY];
+                if let Some(prefix) = bytes.get_mut(..text.bytes.len()) {
+                    prefix.copy_from_slice(text.bytes);
+                }
+                *self = Str(Repr::Inline(Inline {
+                    bytes,
+                    len: text.len,
+                }));
             }
         }
     }
@@ -136,8 +150,12 @@ impl Str {
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Repr::Heap(s) => s,
-            // Inline bytes were copied from a `str`, whole, so this cannot fail.
-            Repr::Inline(i) => std::str::from_utf8(i.bytes()).unwrap_or_default(),
+            // Inline bytes were copied from a `str`, whole, or checked by `ShortText`.
+            Repr::Inline(i) => invariant::expect_or(
+                std::str::from_utf8(i.bytes()).ok(),
+                "",
+                "inline text that is not UTF-8",
+            ),
         }
     }
 
@@ -338,13 +356,14 @@ impl Ext {
 
     /// The extension type.
     pub fn ext_type(&self) -> i8 {
-        let first = self.type_and_data.first().copied().unwrap_or_default();
-        i8::from_be_bytes([first])
+        let first = self.type_and_data.first().copied();
+        i8::from_be_bytes([invariant::expect_or(first, 0, "ext without its type byte")])
     }
 
     /// The data.
     pub fn data(&self) -> &[u8] {
-        self.type_and_data.get(1..).unwrap_or_default()
+        let data = self.type_and_data.get(1..);
+        invariant::expect_or(data, &[], "ext without its type byte")
     }
 
     /// The type and a vector of the data.
@@ -372,6 +391,7 @@ impl fmt::Debug for Ext {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Value;
 
     #[test]
     fn short_text_is_inline_and_long_text_is_not() {
@@ -415,18 +435,26 @@ mod tests {
     }
 
     #[test]
-    fn write_inline_fills_a_nil_slot() {
-        for text in ["", "a", "é-ü", "exactly twenty-three b!"] {
-            let mut slot = Value::Nil;
-            Str::write_inline(&mut slot, ShortText::new(text.as_bytes()).unwrap());
-            assert_eq!(slot, Value::from(text));
+    fn set_short_replaces_inline_and_heap_text() {
+        for start in ["", "a heap string longer than 23 bytes"] {
+            for text in ["", "a", "é-ü", "exactly twenty-three b!"] {
+                let mut s = Str::from(start);
+                s.set_short(ShortText::new(text.as_bytes()).unwrap());
+                assert_eq!(s.as_str(), text);
+                assert!(!s.is_heap());
+            }
         }
     }
 
     #[test]
     fn str_is_24_bytes_and_leaves_a_niche() {
-        assert_eq!(std::mem::size_of::<Str>(), 24);
-        assert_eq!(std::mem::size_of::<Option<Str>>(), 24);
+        let str_size = std::mem::size_of::<Str>();
+        assert!(str_size <= 24, "{str_size} bytes");
+        assert_eq!(
+            std::mem::size_of::<Option<Str>>(),
+            str_size,
+            "no niche left"
+        );
     }
 
     #[test]

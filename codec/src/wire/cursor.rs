@@ -2,38 +2,42 @@
 
 /// The input ended: at least `needed` more bytes were required by the read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Incomplete {
+pub(crate) struct Incomplete {
     /// Bytes missing for the read that failed.
-    pub needed: usize,
+    pub(crate) needed: usize,
 }
 
 /// A read position in a byte slice; every read checks the bounds and reports how many bytes
 /// were missing.
 #[derive(Clone, Debug)]
-pub struct Cursor<'a> {
+pub(crate) struct Cursor<'a> {
     input: &'a [u8],
     pos: usize,
 }
 
 impl<'a> Cursor<'a> {
     /// A cursor at the start of `input`.
-    pub const fn new(input: &'a [u8]) -> Self {
+    pub(crate) const fn new(input: &'a [u8]) -> Self {
         Cursor { input, pos: 0 }
     }
 
     /// Bytes consumed so far.
-    pub const fn position(&self) -> usize {
+    pub(crate) const fn position(&self) -> usize {
         self.pos
     }
 
     /// Bytes not yet consumed.
-    pub const fn remaining(&self) -> usize {
+    pub(crate) const fn remaining(&self) -> usize {
         // pos never passes input.len(): every advance is by a slice that was taken.
+        debug_assert!(
+            self.pos <= self.input.len(),
+            "cursor past the end of its input"
+        );
         self.input.len().saturating_sub(self.pos)
     }
 
     /// Takes the next `n` bytes.
-    pub fn take(&mut self, n: usize) -> Result<&'a [u8], Incomplete> {
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], Incomplete> {
         let rest = self.input.get(self.pos..).unwrap_or_default();
         match rest.get(..n) {
             Some(bytes) => {
@@ -47,14 +51,19 @@ impl<'a> Cursor<'a> {
     }
 
     /// Takes the next `N` bytes as an array.
-    pub fn take_array<const N: usize>(&mut self) -> Result<[u8; N], Incomplete> {
+    pub(crate) fn take_array<const N: usize>(&mut self) -> Result<[u8; N], Incomplete> {
         let bytes = self.take(N)?;
-        // take(N) returned exactly N bytes, so the conversion cannot fail.
-        <[u8; N]>::try_from(bytes).map_err(|_| Incomplete { needed: N })
+        match <[u8; N]>::try_from(bytes) {
+            Ok(array) => Ok(array),
+            Err(_) => {
+                crate::invariant::broken("take(N) returned other than N bytes");
+                Err(Incomplete { needed: N })
+            }
+        }
     }
 
     /// Takes one byte.
-    pub fn take_u8(&mut self) -> Result<u8, Incomplete> {
+    pub(crate) fn take_u8(&mut self) -> Result<u8, Incomplete> {
         match self.input.get(self.pos) {
             Some(&b) => {
                 self.pos = self.pos.saturating_add(1);

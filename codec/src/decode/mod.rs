@@ -1,13 +1,17 @@
-//! The decoder: header layer + limits + builder, one loop, no recursion.
+//! The decoder: wire layer + limits + a budgeted builder, one loop, no recursion. Each limit
+//! is compared with its value in `Limits` in one place here.
 
-use crate::build::Builder;
-use crate::cursor::{Cursor, Incomplete};
-use crate::error::{Error, ErrorKind, Limit};
-use crate::header::{Header, HeaderError};
-use crate::leaf::ShortText;
-use crate::limits::Limits;
+mod budget;
+
+use budget::Builder;
+
+use crate::error::{Error, ErrorKind};
+use crate::limits::{Limit, Limits};
 use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
+use crate::value::leaf::ShortText;
 use crate::value::Value;
+use crate::wire::cursor::{Cursor, Incomplete};
+use crate::wire::header::{Header, HeaderError};
 
 /// What to do with a str whose bytes are not UTF-8.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -84,7 +88,7 @@ impl Decoder {
     pub fn decode_with_stats(&self, input: &[u8]) -> Result<(Value, DecodeStats), Error> {
         let mut run = Run {
             cur: Cursor::new(input),
-            builder: Builder::new(&self.limits),
+            builder: Builder::new(self.limits.max_alloc_bytes),
             limits: &self.limits,
             invalid_utf8: self.invalid_utf8,
         };
@@ -92,6 +96,11 @@ impl Decoder {
             let start = run.cur.position();
             let step = run.item();
             let done = step.map_err(|kind| Error::new(kind, start, run.builder.depth()))?;
+            // Every item is at least its marker byte, so the loop ends on any input.
+            debug_assert!(
+                run.cur.position() > start,
+                "a decode step consumed no input"
+            );
             if let Some(value) = done {
                 let stats = DecodeStats {
                     consumed: run.cur.position(),
@@ -167,22 +176,22 @@ impl<'a> Run<'a, '_> {
         // Each arm hands its value to the builder itself, so that it is built in place.
         let b = &mut self.builder;
         match header {
-            Header::Nil => b.push_value(Value::Nil),
-            Header::Bool(v) => b.push_value(Value::Bool(v)),
-            Header::Uint(n) => b.push_value(Value::Integer(n.into())),
-            Header::Int(n) => b.push_value(Value::Integer(n.into())),
-            Header::F32(x) => b.push_value(Value::F32(x)),
-            Header::F64(x) => b.push_value(Value::F64(x)),
+            Header::Nil => Ok(b.push_value(Value::Nil)),
+            Header::Bool(v) => Ok(b.push_value(Value::Bool(v))),
+            Header::Uint(n) => Ok(b.push_value(Value::Integer(n.into()))),
+            Header::Int(n) => Ok(b.push_value(Value::Integer(n.into()))),
+            Header::F32(x) => Ok(b.push_value(Value::F32(x))),
+            Header::F64(x) => Ok(b.push_value(Value::F64(x))),
             Header::Str(len) => {
                 let len = self.check(Limit::StrLen, len)?;
                 let bytes = self.body(len)?;
                 if let Some(short) = ShortText::new(bytes) {
-                    return self.builder.push_inline_str(short);
+                    return Ok(self.builder.push_short_str(short));
                 }
                 // Longer than inline text, or not UTF-8.
                 if let Ok(text) = std::str::from_utf8(bytes) {
                     let text = self.builder.owned_str(text)?;
-                    return self.builder.push_value(Value::Str(text));
+                    return Ok(self.builder.push_value(Value::Str(text)));
                 }
                 self.invalid_utf8(bytes)
             }
@@ -190,7 +199,7 @@ impl<'a> Run<'a, '_> {
                 let len = self.check(Limit::BinLen, len)?;
                 let bytes = self.body(len)?;
                 let bin = self.builder.owned_bytes(bytes)?;
-                self.builder.push_value(Value::Bin(bin))
+                Ok(self.builder.push_value(Value::Bin(bin)))
             }
             Header::Ext { ext_type, len } => {
                 let len = self.check(Limit::ExtLen, len)?;
@@ -198,23 +207,32 @@ impl<'a> Run<'a, '_> {
                 if ext_type == TIMESTAMP_EXT_TYPE {
                     let ts = Timestamp::from_ext_payload(payload)
                         .map_err(ErrorKind::InvalidTimestamp)?;
-                    self.builder.push_value(Value::Timestamp(ts))
+                    Ok(self.builder.push_value(Value::Timestamp(ts)))
                 } else {
                     let ext = self.builder.owned_ext(ext_type, payload)?;
-                    self.builder.push_value(Value::Ext(ext))
+                    Ok(self.builder.push_value(Value::Ext(ext)))
                 }
             }
             Header::Array(len) => {
                 let len = self.check(Limit::ArrayLen, len)?;
                 self.check_room(len)?;
+                self.check_depth()?;
                 self.builder.open(false, len)
             }
             Header::Map(len) => {
                 let len = self.check(Limit::MapLen, len)?;
                 self.check_room(len.saturating_mul(2))?;
+                self.check_depth()?;
                 self.builder.open(true, len)
             }
         }
+    }
+
+    /// The one place depth is compared with `max_depth`: a container opening here would be
+    /// at one more than the containers already open.
+    fn check_depth(&self) -> Result<(), ErrorKind> {
+        self.check_len(Limit::Depth, self.builder.depth().saturating_add(1))
+            .map(drop)
     }
 
     /// Refuses a container whose children could not fit in the input left: each needs a byte.
@@ -253,7 +271,7 @@ impl<'a> Run<'a, '_> {
                 // what the value holds.
                 self.check_len(Limit::StrLen, replaced.len())?;
                 let text = self.builder.owned_str(&replaced)?;
-                self.builder.push_value(Value::Str(text))
+                Ok(self.builder.push_value(Value::Str(text)))
             }
         }
     }

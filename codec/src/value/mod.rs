@@ -1,0 +1,302 @@
+//! The owned document tree.
+//!
+//! Every operation on a `Value` that visits its children (drop, clone, equality, debug
+//! printing, encoding) walks an explicit heap stack, so a value nested a million deep is
+//! handled on a thread with a small native stack.
+
+use std::ops::{Deref, DerefMut};
+
+use crate::invariant;
+use crate::timestamp::Timestamp;
+
+mod access;
+pub(crate) mod assemble;
+mod convert;
+mod display;
+mod drop;
+mod hash;
+pub(crate) mod leaf;
+pub(crate) mod walk;
+
+pub use access::{Index, TryFromValueError};
+pub use assemble::ValueBuilder;
+pub use drop::DROP_RESERVE_PER_CONTAINER;
+pub use leaf::{Ext, Str};
+use walk::{Event, Root, Token, Walk};
+
+/// A MessagePack value.
+///
+/// Integers keep the whole `u64` and `i64` ranges in [`Integer`]; `F32` and `F64` stay apart
+/// (and compare by their bits, so a NaN equals itself and `Value` is `Eq`). Maps keep wire
+/// order and duplicate keys. Ext type -1 decodes to [`Value::Timestamp`]; an `Ext` with type -1
+/// built by hand is encoded as given.
+pub enum Value {
+    /// nil
+    Nil,
+    /// true or false
+    Bool(bool),
+    /// Any integer from `i64::MIN` to `u64::MAX`.
+    Integer(Integer),
+    /// float 32
+    F32(f32),
+    /// float 64
+    F64(f64),
+    /// UTF-8 text (short text inline, see [`Str`]).
+    Str(Str),
+    /// Bytes.
+    Bin(Box<[u8]>),
+    /// A sequence of values.
+    Array(Array),
+    /// Key-value pairs in wire order, duplicates kept.
+    Map(Map),
+    /// An extension value other than a timestamp: its type and payload.
+    Ext(Ext),
+    /// The timestamp extension (type -1).
+    Timestamp(Timestamp),
+}
+
+// Ten million empty arrays cost 24 bytes each; keep it that way.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Value>() == 24);
+
+/// An integer from `i64::MIN` to `u64::MAX`. Non-negative values are always held as unsigned
+/// and negative ones as signed, so equal numbers are equal whichever wire format (`uint 8` or
+/// `int 64`, say) carried them, and each encodes to its smallest form.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Integer(IntRepr);
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum IntRepr {
+    // Order matters for Ord: every negative value sorts before every non-negative one.
+    Negative(i64),
+    NonNegative(u64),
+}
+
+impl Integer {
+    /// The value as `u64`, if it is non-negative.
+    pub const fn as_u64(self) -> Option<u64> {
+        match self.0 {
+            IntRepr::NonNegative(n) => Some(n),
+            IntRepr::Negative(_) => None,
+        }
+    }
+
+    /// The value as `i64`, if it fits.
+    pub const fn as_i64(self) -> Option<i64> {
+        match self.0 {
+            IntRepr::Negative(n) => Some(n),
+            IntRepr::NonNegative(n) if n <= i64::MAX as u64 => Some(n as i64),
+            IntRepr::NonNegative(_) => None,
+        }
+    }
+
+    /// True for values below zero.
+    pub const fn is_negative(self) -> bool {
+        matches!(self.0, IntRepr::Negative(_))
+    }
+
+    /// The value as `i128`, which holds every integer MessagePack can carry.
+    pub const fn as_i128(self) -> i128 {
+        match self.0 {
+            IntRepr::Negative(n) => n as i128,
+            IntRepr::NonNegative(n) => n as i128,
+        }
+    }
+}
+
+/// The elements of an array value. Dereferences to `[Value]`.
+#[derive(Default)]
+pub struct Array(pub(crate) Box<[Value]>);
+
+/// The entries of a map value, in wire order. Dereferences to `[(Value, Value)]`.
+#[derive(Default)]
+pub struct Map(pub(crate) Box<[(Value, Value)]>);
+
+impl Array {
+    /// The elements as a `Vec` (no copy).
+    pub fn into_vec(mut self) -> Vec<Value> {
+        std::mem::take(&mut self.0).into_vec()
+    }
+}
+
+impl Map {
+    /// The entries as a `Vec` (no copy).
+    pub fn into_vec(mut self) -> Vec<(Value, Value)> {
+        std::mem::take(&mut self.0).into_vec()
+    }
+}
+
+impl From<Vec<Value>> for Array {
+    fn from(items: Vec<Value>) -> Self {
+        Array(items.into_boxed_slice())
+    }
+}
+
+impl From<Vec<(Value, Value)>> for Map {
+    fn from(entries: Vec<(Value, Value)>) -> Self {
+        Map(entries.into_boxed_slice())
+    }
+}
+
+impl Deref for Array {
+    type Target = [Value];
+    fn deref(&self) -> &[Value] {
+        &self.0
+    }
+}
+
+impl DerefMut for Array {
+    fn deref_mut(&mut self) -> &mut [Value] {
+        &mut self.0
+    }
+}
+
+impl Deref for Map {
+    type Target = [(Value, Value)];
+    fn deref(&self) -> &[(Value, Value)] {
+        &self.0
+    }
+}
+
+impl DerefMut for Map {
+    fn deref_mut(&mut self) -> &mut [(Value, Value)] {
+        &mut self.0
+    }
+}
+
+/// Puts `value` into `slot`, which holds nil: the placeholder owns nothing, so it is not
+/// dropped (skipping its drop glue is what lets the write go straight into the slot).
+#[inline(always)]
+pub(crate) fn fill_nil(slot: &mut Value, value: Value) {
+    debug_assert!(
+        matches!(slot, Value::Nil),
+        "fill_nil into a slot that is not nil"
+    );
+    std::mem::forget(std::mem::replace(slot, value));
+}
+
+impl Value {
+    /// A short name of the variant: `nil`, `bool`, `integer`, `f32`, `f64`, `str`, `bin`,
+    /// `array`, `map`, `ext` or `timestamp`.
+    pub const fn type_name(&self) -> &'static str {
+        match self {
+            Value::Nil => "nil",
+            Value::Bool(_) => "bool",
+            Value::Integer(_) => "integer",
+            Value::F32(_) => "f32",
+            Value::F64(_) => "f64",
+            Value::Str(_) => "str",
+            Value::Bin(_) => "bin",
+            Value::Array(_) => "array",
+            Value::Map(_) => "map",
+            Value::Ext(_) => "ext",
+            Value::Timestamp(_) => "timestamp",
+        }
+    }
+
+    /// Shape of the tree: values, containers and the deepest nesting, counted without
+    /// recursion.
+    ///
+    /// ```
+    /// use hardpack::{decode, Shape};
+    ///
+    /// let v = decode(&[0x92, 0x91, 0x90, 0x01])?; // [[[]], 1]
+    /// assert_eq!(v.shape(), Shape { values: 4, containers: 3, max_depth: 3 });
+    /// # Ok::<(), hardpack::Error>(())
+    /// ```
+    pub fn shape(&self) -> Shape {
+        let mut shape = Shape::default();
+        let mut walk = Walk::new(Root::Value(self));
+        while let Some(event) = walk.next() {
+            if let Event::Enter(_, token) = event {
+                shape.values = shape.values.saturating_add(1);
+                if matches!(token, Token::Array(_) | Token::Map(_)) {
+                    shape.containers = shape.containers.saturating_add(1);
+                    shape.max_depth = shape.max_depth.max(walk.depth());
+                }
+            }
+        }
+        shape
+    }
+}
+
+/// Counts describing the shape of a [`Value`], from [`Value::shape`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// Every value, the root and map keys included.
+    pub values: usize,
+    /// Arrays and maps.
+    pub containers: usize,
+    /// Deepest nesting of containers (0 for a scalar, 1 for a flat array).
+    pub max_depth: usize,
+}
+
+/// Copies a value by walking it into a [`ValueBuilder`]: the one cloning path, without
+/// recursion.
+fn rebuild(root: Root<'_>) -> Value {
+    let mut builder = ValueBuilder::new();
+    for event in Walk::new(root) {
+        if let Event::Enter(_, token) = event {
+            if let Some(done) = builder.push_token(token) {
+                return done;
+            }
+        }
+    }
+    invariant::broken("a walk that did not close the value it opened");
+    Value::Nil
+}
+
+impl Clone for Value {
+    fn clone(&self) -> Self {
+        rebuild(Root::Value(self))
+    }
+}
+
+impl Clone for Array {
+    fn clone(&self) -> Self {
+        match rebuild(Root::Items(&self.0)) {
+            Value::Array(a) => a,
+            _ => {
+                invariant::broken("cloning an array gave another kind of value");
+                Array::default()
+            }
+        }
+    }
+}
+
+impl Clone for Map {
+    fn clone(&self) -> Self {
+        match rebuild(Root::Entries(&self.0)) {
+            Value::Map(m) => m,
+            _ => {
+                invariant::broken("cloning a map gave another kind of value");
+                Map::default()
+            }
+        }
+    }
+}
+
+impl PartialEq for Value {
+    /// Structural equality; floats compare by their bits. Iterative.
+    fn eq(&self, other: &Self) -> bool {
+        Walk::new(Root::Value(self)).eq(Walk::new(Root::Value(other)))
+    }
+}
+
+impl Eq for Value {}
+
+impl PartialEq for Array {
+    fn eq(&self, other: &Self) -> bool {
+        Walk::new(Root::Items(&self.0)).eq(Walk::new(Root::Items(&other.0)))
+    }
+}
+
+impl Eq for Array {}
+
+impl PartialEq for Map {
+    fn eq(&self, other: &Self) -> bool {
+        Walk::new(Root::Entries(&self.0)).eq(Walk::new(Root::Entries(&other.0)))
+    }
+}
+
+impl Eq for Map {}

@@ -1,0 +1,360 @@
+//! MessagePack headers: one marker byte plus its fixed-size fields, read and written, without
+//! bodies and without allocating. Both directions use the marker table below, so the reader
+//! and the writer cannot disagree on a marker.
+//!
+//! ```text
+//! 0x00-0x7f positive fixint   0x80-0x8f fixmap    0x90-0x9f fixarray  0xa0-0xbf fixstr
+//! 0xc0 nil  0xc1 (reserved)   0xc2/0xc3 false/true
+//! 0xc4-0xc6 bin 8/16/32       0xc7-0xc9 ext 8/16/32     0xca/0xcb float 32/64
+//! 0xcc-0xcf uint 8..64        0xd0-0xd3 int 8..64       0xd4-0xd8 fixext 1/2/4/8/16
+//! 0xd9-0xdb str 8/16/32       0xdc/0xdd array 16/32     0xde/0xdf map 16/32
+//! 0xe0-0xff negative fixint
+//! ```
+
+use crate::wire::cursor::{Cursor, Incomplete};
+
+/// The marker bytes.
+pub(crate) mod marker {
+    pub(crate) const FIXMAP: u8 = 0x80;
+    pub(crate) const FIXARRAY: u8 = 0x90;
+    pub(crate) const FIXSTR: u8 = 0xa0;
+    pub(crate) const NIL: u8 = 0xc0;
+    pub(crate) const RESERVED: u8 = 0xc1;
+    pub(crate) const FALSE: u8 = 0xc2;
+    pub(crate) const TRUE: u8 = 0xc3;
+    pub(crate) const BIN8: u8 = 0xc4;
+    pub(crate) const BIN16: u8 = 0xc5;
+    pub(crate) const BIN32: u8 = 0xc6;
+    pub(crate) const EXT8: u8 = 0xc7;
+    pub(crate) const EXT16: u8 = 0xc8;
+    pub(crate) const EXT32: u8 = 0xc9;
+    pub(crate) const F32: u8 = 0xca;
+    pub(crate) const F64: u8 = 0xcb;
+    pub(crate) const UINT8: u8 = 0xcc;
+    pub(crate) const UINT16: u8 = 0xcd;
+    pub(crate) const UINT32: u8 = 0xce;
+    pub(crate) const UINT64: u8 = 0xcf;
+    pub(crate) const INT8: u8 = 0xd0;
+    pub(crate) const INT16: u8 = 0xd1;
+    pub(crate) const INT32: u8 = 0xd2;
+    pub(crate) const INT64: u8 = 0xd3;
+    pub(crate) const FIXEXT1: u8 = 0xd4;
+    pub(crate) const FIXEXT2: u8 = 0xd5;
+    pub(crate) const FIXEXT4: u8 = 0xd6;
+    pub(crate) const FIXEXT8: u8 = 0xd7;
+    pub(crate) const FIXEXT16: u8 = 0xd8;
+    pub(crate) const STR8: u8 = 0xd9;
+    pub(crate) const STR16: u8 = 0xda;
+    pub(crate) const STR32: u8 = 0xdb;
+    pub(crate) const ARRAY16: u8 = 0xdc;
+    pub(crate) const ARRAY32: u8 = 0xdd;
+    pub(crate) const MAP16: u8 = 0xde;
+    pub(crate) const MAP32: u8 = 0xdf;
+}
+
+use marker::*;
+
+/// Lengths below this fit a fixstr marker.
+const FIXSTR_LIMIT: u32 = 32;
+/// Lengths below this fit a fixarray or fixmap marker.
+const FIXCONTAINER_LIMIT: u32 = 16;
+
+/// One header: a scalar complete in itself, or the length of a body or container that follows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Header {
+    Nil,
+    Bool(bool),
+    /// A positive fixint or uint 8/16/32/64.
+    Uint(u64),
+    /// A negative fixint or int 8/16/32/64 (which may hold a non-negative value).
+    Int(i64),
+    F32(f32),
+    F64(f64),
+    /// A str of this many bytes follows.
+    Str(u32),
+    /// A bin of this many bytes follows.
+    Bin(u32),
+    /// This many values follow.
+    Array(u32),
+    /// This many key-value pairs follow.
+    Map(u32),
+    /// An ext payload of `len` bytes follows.
+    Ext {
+        ext_type: i8,
+        len: u32,
+    },
+}
+
+/// Why a header could not be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum HeaderError {
+    /// The input ended inside the header.
+    Incomplete(Incomplete),
+    /// The reserved marker 0xc1.
+    ReservedMarker,
+}
+
+impl From<Incomplete> for HeaderError {
+    fn from(e: Incomplete) -> Self {
+        HeaderError::Incomplete(e)
+    }
+}
+
+fn len8(cur: &mut Cursor<'_>) -> Result<u32, Incomplete> {
+    cur.take_u8().map(u32::from)
+}
+
+fn len16(cur: &mut Cursor<'_>) -> Result<u32, Incomplete> {
+    cur.take_array().map(u16::from_be_bytes).map(u32::from)
+}
+
+fn len32(cur: &mut Cursor<'_>) -> Result<u32, Incomplete> {
+    cur.take_array().map(u32::from_be_bytes)
+}
+
+fn ext(cur: &mut Cursor<'_>, len: u32) -> Result<Header, Incomplete> {
+    let ext_type = i8::from_be_bytes(cur.take_array()?);
+    Ok(Header::Ext { ext_type, len })
+}
+
+impl Header {
+    /// Reads one header. On error the cursor may have advanced partway.
+    #[inline]
+    pub(crate) fn read(cur: &mut Cursor<'_>) -> Result<Header, HeaderError> {
+        let m = cur.take_u8()?;
+        let header = match m {
+            0x00..=0x7f => Header::Uint(u64::from(m)),
+            0x80..=0x8f => Header::Map(u32::from(m & 0x0f)),
+            0x90..=0x9f => Header::Array(u32::from(m & 0x0f)),
+            0xa0..=0xbf => Header::Str(u32::from(m & 0x1f)),
+            NIL => Header::Nil,
+            RESERVED => return Err(HeaderError::ReservedMarker),
+            FALSE => Header::Bool(false),
+            TRUE => Header::Bool(true),
+            BIN8 => Header::Bin(len8(cur)?),
+            BIN16 => Header::Bin(len16(cur)?),
+            BIN32 => Header::Bin(len32(cur)?),
+            EXT8 => {
+                let len = len8(cur)?;
+                ext(cur, len)?
+            }
+            EXT16 => {
+                let len = len16(cur)?;
+                ext(cur, len)?
+            }
+            EXT32 => {
+                let len = len32(cur)?;
+                ext(cur, len)?
+            }
+            F32 => Header::F32(f32::from_be_bytes(cur.take_array()?)),
+            F64 => Header::F64(f64::from_be_bytes(cur.take_array()?)),
+            UINT8 => Header::Uint(u64::from(cur.take_u8()?)),
+            UINT16 => Header::Uint(u64::from(u16::from_be_bytes(cur.take_array()?))),
+            UINT32 => Header::Uint(u64::from(u32::from_be_bytes(cur.take_array()?))),
+            UINT64 => Header::Uint(u64::from_be_bytes(cur.take_array()?)),
+            INT8 => Header::Int(i64::from(i8::from_be_bytes(cur.take_array()?))),
+            INT16 => Header::Int(i64::from(i16::from_be_bytes(cur.take_array()?))),
+            INT32 => Header::Int(i64::from(i32::from_be_bytes(cur.take_array()?))),
+            INT64 => Header::Int(i64::from_be_bytes(cur.take_array()?)),
+            FIXEXT1 => ext(cur, 1)?,
+            FIXEXT2 => ext(cur, 2)?,
+            FIXEXT4 => ext(cur, 4)?,
+            FIXEXT8 => ext(cur, 8)?,
+            FIXEXT16 => ext(cur, 16)?,
+            STR8 => Header::Str(len8(cur)?),
+            STR16 => Header::Str(len16(cur)?),
+            STR32 => Header::Str(len32(cur)?),
+            ARRAY16 => Header::Array(len16(cur)?),
+            ARRAY32 => Header::Array(len32(cur)?),
+            MAP16 => Header::Map(len16(cur)?),
+            MAP32 => Header::Map(len32(cur)?),
+            0xe0..=0xff => Header::Int(i64::from(i8::from_be_bytes([m]))),
+        };
+        Ok(header)
+    }
+
+    /// Appends this header in its smallest form: the fix forms where the value fits, then the
+    /// narrowest width; a non-negative `Int` is written as a uint.
+    #[inline]
+    pub(crate) fn write(self, out: &mut Vec<u8>) {
+        match self {
+            Header::Nil => out.push(NIL),
+            Header::Bool(false) => out.push(FALSE),
+            Header::Bool(true) => out.push(TRUE),
+            Header::Uint(n) => write_uint(n, out),
+            Header::Int(n) => match u64::try_from(n) {
+                Ok(u) => write_uint(u, out),
+                Err(_) => write_negative(n, out),
+            },
+            Header::F32(x) => {
+                out.push(F32);
+                out.extend_from_slice(&x.to_be_bytes());
+            }
+            Header::F64(x) => {
+                out.push(F64);
+                out.extend_from_slice(&x.to_be_bytes());
+            }
+            Header::Str(len) if len < FIXSTR_LIMIT => out.push(FIXSTR | low_bits(len)),
+            Header::Str(len) => write_len(len, Some(STR8), STR16, STR32, out),
+            Header::Bin(len) => write_len(len, Some(BIN8), BIN16, BIN32, out),
+            Header::Array(len) if len < FIXCONTAINER_LIMIT => out.push(FIXARRAY | low_bits(len)),
+            Header::Array(len) => write_len(len, None, ARRAY16, ARRAY32, out),
+            Header::Map(len) if len < FIXCONTAINER_LIMIT => out.push(FIXMAP | low_bits(len)),
+            Header::Map(len) => write_len(len, None, MAP16, MAP32, out),
+            Header::Ext { ext_type, len } => {
+                match len {
+                    1 => out.push(FIXEXT1),
+                    2 => out.push(FIXEXT2),
+                    4 => out.push(FIXEXT4),
+                    8 => out.push(FIXEXT8),
+                    16 => out.push(FIXEXT16),
+                    _ => write_len(len, Some(EXT8), EXT16, EXT32, out),
+                }
+                out.extend_from_slice(&ext_type.to_be_bytes());
+            }
+        }
+    }
+}
+
+/// The low bits of a fix marker: `len` is below the fix limit (at most 32) here.
+fn low_bits(len: u32) -> u8 {
+    let bits = u8::try_from(len).ok().filter(|b| *b < 32);
+    crate::invariant::expect_or(bits, 0, "a fix-form length above 31")
+}
+
+/// A length in the narrowest of the 8- (if the type has one), 16- or 32-bit forms.
+fn write_len(len: u32, m8: Option<u8>, m16: u8, m32: u8, out: &mut Vec<u8>) {
+    match (m8, u8::try_from(len), u16::try_from(len)) {
+        (Some(m8), Ok(l8), _) => out.extend_from_slice(&[m8, l8]),
+        (_, _, Ok(l16)) => {
+            out.push(m16);
+            out.extend_from_slice(&l16.to_be_bytes());
+        }
+        _ => {
+            out.push(m32);
+            out.extend_from_slice(&len.to_be_bytes());
+        }
+    }
+}
+
+fn write_uint(u: u64, out: &mut Vec<u8>) {
+    if let Ok(b) = u8::try_from(u) {
+        if b < 0x80 {
+            out.push(b);
+        } else {
+            out.extend_from_slice(&[UINT8, b]);
+        }
+    } else if let Ok(w) = u16::try_from(u) {
+        out.push(UINT16);
+        out.extend_from_slice(&w.to_be_bytes());
+    } else if let Ok(w) = u32::try_from(u) {
+        out.push(UINT32);
+        out.extend_from_slice(&w.to_be_bytes());
+    } else {
+        out.push(UINT64);
+        out.extend_from_slice(&u.to_be_bytes());
+    }
+}
+
+/// A negative integer in its smallest form.
+fn write_negative(i: i64, out: &mut Vec<u8>) {
+    if let Ok(b) = i8::try_from(i) {
+        if b >= -32 {
+            out.extend_from_slice(&b.to_be_bytes());
+        } else {
+            out.push(INT8);
+            out.extend_from_slice(&b.to_be_bytes());
+        }
+    } else if let Ok(w) = i16::try_from(i) {
+        out.push(INT16);
+        out.extend_from_slice(&w.to_be_bytes());
+    } else if let Ok(w) = i32::try_from(i) {
+        out.push(INT32);
+        out.extend_from_slice(&w.to_be_bytes());
+    } else {
+        out.push(INT64);
+        out.extend_from_slice(&i.to_be_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(h: Header) -> Vec<u8> {
+        let mut out = Vec::new();
+        h.write(&mut out);
+        out
+    }
+
+    fn read_back(bytes: &[u8]) -> Header {
+        let mut cur = Cursor::new(bytes);
+        let h = Header::read(&mut cur).expect("reads");
+        assert_eq!(cur.remaining(), 0, "{bytes:02x?} read whole");
+        h
+    }
+
+    #[test]
+    fn every_written_header_reads_back_and_is_the_smallest_form() {
+        let cases: &[(Header, &[u8])] = &[
+            (Header::Nil, &[0xc0]),
+            (Header::Bool(true), &[0xc3]),
+            (Header::Uint(127), &[0x7f]),
+            (Header::Uint(128), &[0xcc, 0x80]),
+            (Header::Uint(256), &[0xcd, 0x01, 0x00]),
+            (Header::Uint(65536), &[0xce, 0, 1, 0, 0]),
+            (Header::Uint(1 << 32), &[0xcf, 0, 0, 0, 1, 0, 0, 0, 0]),
+            (Header::Int(-32), &[0xe0]),
+            (Header::Int(-33), &[0xd0, 0xdf]),
+            (Header::Int(-129), &[0xd1, 0xff, 0x7f]),
+            (Header::Int(-32769), &[0xd2, 0xff, 0xff, 0x7f, 0xff]),
+            (Header::Str(31), &[0xbf]),
+            (Header::Str(32), &[0xd9, 32]),
+            (Header::Str(256), &[0xda, 1, 0]),
+            (Header::Bin(0), &[0xc4, 0]),
+            (Header::Bin(65536), &[0xc6, 0, 1, 0, 0]),
+            (Header::Array(15), &[0x9f]),
+            (Header::Array(16), &[0xdc, 0, 16]),
+            (Header::Map(u32::MAX), &[0xdf, 0xff, 0xff, 0xff, 0xff]),
+            (
+                Header::Ext {
+                    ext_type: 5,
+                    len: 4,
+                },
+                &[0xd6, 5],
+            ),
+            (
+                Header::Ext {
+                    ext_type: -1,
+                    len: 12,
+                },
+                &[0xc7, 12, 0xff],
+            ),
+            (
+                Header::Ext {
+                    ext_type: 1,
+                    len: 300,
+                },
+                &[0xc8, 1, 44, 1],
+            ),
+        ];
+        for &(header, bytes) in cases {
+            assert_eq!(written(header), bytes, "{header:?}");
+            // Non-negative ints read back as uint: the writer's smallest form.
+            assert_eq!(read_back(bytes), header, "{bytes:02x?}");
+        }
+        assert_eq!(written(Header::Int(5)), [0x05]);
+    }
+
+    #[test]
+    fn reserved_and_truncated_headers_are_errors() {
+        assert_eq!(
+            Header::read(&mut Cursor::new(&[0xc1])),
+            Err(HeaderError::ReservedMarker)
+        );
+        assert_eq!(
+            Header::read(&mut Cursor::new(&[0xdd, 0, 0])),
+            Err(HeaderError::Incomplete(Incomplete { needed: 2 }))
+        );
+    }
+}
