@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::limit_flags::{limit_args, limit_by_name};
+use crate::units::parse_size;
 use hardpack::{Limit, Limits};
-use hardpack_harness::repro::parse_size;
 use serde::Serialize;
 use serde_json::Value as Json;
 
@@ -17,7 +18,7 @@ pub struct Row {
     pub path: PathBuf,
     /// Its size.
     pub input_bytes: usize,
-    /// `decoded`, `rejected` or `crashed`.
+    /// `decoded`, `rejected`, `crashed`, or `unreadable` (the file could not be read).
     pub status: &'static str,
     /// The error kind, the limit that refused it, or why the child died.
     pub detail: String,
@@ -38,9 +39,10 @@ pub struct Row {
 }
 
 impl Row {
-    /// True when the child died or the decode went over its budget.
+    /// True when the file could not be read, the child died or the decode went over its
+    /// budget.
     pub fn failed(&self) -> bool {
-        self.status == "crashed" || self.over_budget
+        matches!(self.status, "crashed" | "unreadable") || self.over_budget
     }
 }
 
@@ -65,7 +67,10 @@ impl ChildLimits {
 }
 
 /// Files to audit: files as given, directories walked (sorted); metadata and notes (`.toml`,
-/// `.md`, `.dict`, `.json`, `.txt`) are skipped.
+/// `.md`, `.dict`, `.json`, `.txt`) are skipped. A path given on the command line that does
+/// not exist is an error; inside a directory, whatever cannot be read (a dangling symlink, a
+/// file without permission, a directory that cannot be listed) is kept, and becomes a failed
+/// row when it is audited, so one bad entry does not lose the others.
 pub fn collect_payloads(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for path in paths {
@@ -79,9 +84,16 @@ pub fn collect_payloads(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         let mut dirs = vec![path.clone()];
         let mut found = Vec::new();
         while let Some(dir) = dirs.pop() {
-            let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                found.push(dir);
+                continue;
+            };
             for entry in entries {
-                let p = entry.map_err(|e| e.to_string())?.path();
+                let Ok(entry) = entry else {
+                    found.push(dir.clone());
+                    continue;
+                };
+                let p = entry.path();
                 if p.is_dir() {
                     dirs.push(p);
                 } else if !matches!(
@@ -96,22 +108,6 @@ pub fn collect_payloads(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         out.extend(found);
     }
     Ok(out)
-}
-
-/// The `--max-*` flags that give `limits` to a child `hardpack repro`.
-pub fn limit_args(limits: &Limits) -> Vec<String> {
-    Limit::ALL
-        .iter()
-        .flat_map(|l| {
-            let value = limits.get(*l);
-            let value = if value == usize::MAX {
-                "max".to_string()
-            } else {
-                value.to_string()
-            };
-            [format!("--{}", l.name().replace('_', "-")), value]
-        })
-        .collect()
 }
 
 /// Runs `exe args...` with a memory cap and a time limit; returns (exit code or signal
@@ -180,9 +176,24 @@ pub fn audit_one(
     limits: &Limits,
     limit_value: Option<usize>,
 ) -> Result<Row, String> {
-    let input_bytes = std::fs::metadata(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .len() as usize;
+    let unreadable = |why: String| Row {
+        path: path.to_path_buf(),
+        input_bytes: 0,
+        status: "unreadable",
+        detail: why,
+        peak_heap_bytes: 0,
+        allocations: 0,
+        amplification: 0.0,
+        depth_reached: 0,
+        elapsed_us: 0.0,
+        limit_value,
+        over_budget: false,
+    };
+    // Reading it here also catches what metadata alone would not (permissions, directories).
+    let input_bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes.len(),
+        Err(e) => return Ok(unreadable(e.to_string())),
+    };
     let mut args = vec!["repro".to_string(), "--json".to_string()];
     args.extend(limit_args(limits));
     args.push(path.display().to_string());
@@ -244,7 +255,7 @@ impl Sweep {
     /// Parses `LIMIT=A..B` (e.g. `max_alloc_bytes=1KiB..64MiB`): A, then doubling, then B.
     pub fn parse(spec: &str) -> Result<(Limit, Sweep), String> {
         let (name, range) = spec.split_once('=').ok_or("--sweep takes LIMIT=A..B")?;
-        let limit: Limit = name.parse()?;
+        let limit = limit_by_name(name)?;
         let (a, b) = range.split_once("..").ok_or("--sweep takes LIMIT=A..B")?;
         let (a, b) = (parse_size(a)?, parse_size(b)?);
         if a > b || b == usize::MAX {
@@ -300,7 +311,7 @@ pub fn by_amplification(rows: &[Row]) -> Vec<&Row> {
 
 /// The table, sorted by amplification, highest first.
 pub fn table(rows: &[Row]) -> String {
-    use hardpack_harness::repro::human_bytes;
+    use crate::units::human_bytes;
     let sorted = by_amplification(rows);
     let mut out = format!(
         "{:>9} {:>10} {:>10} {:>7} {:>6} {:>10} {:<9} {:<28} {}\n",

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use plotters::prelude::*;
 
 use crate::audit::Row;
-use hardpack_harness::repro::human_bytes;
+use crate::units::human_bytes;
 
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;")

@@ -1,7 +1,11 @@
-//! The logic of the `hardpack` command, kept out of `main.rs` so it is tested: allocation
-//! audits run in child processes, limit sweeps, the HTML report, and side-by-side decoding
-//! with other MessagePack implementations.
+//! The logic of the `hardpack` command, kept out of `main.rs` so it is tested: reproducing a
+//! payload, allocation audits in child processes, limit sweeps, the HTML report, and
+//! side-by-side decoding with other MessagePack implementations. It uses the fuzz harness
+//! only to run a target (`repro --target`) and to count allocations.
 
 pub mod audit;
 pub mod compare;
 pub mod html;
+pub mod limit_flags;
+pub mod repro;
+pub mod units;

@@ -6,12 +6,12 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use hardpack::{Limit, Limits};
+use hardpack::Limits;
+use hardpack_cli::limit_flags::LimitFlags;
+use hardpack_cli::repro::{self, LimitsReport, OutcomeReport};
+use hardpack_cli::units::{human_bytes, human_duration, parse_hex};
 use hardpack_cli::{audit, compare, html};
 use hardpack_harness::alloc_meter::{self, CountingAlloc};
-use hardpack_harness::repro::{
-    self, human_bytes, human_duration, parse_hex, parse_size, OutcomeReport,
-};
 
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;
@@ -23,32 +23,10 @@ const USAGE: u8 = 2;
 /// Exit status for a payload on which a fuzz target's oracle fails.
 const ORACLE_FAILED: u8 = 3;
 
-fn target_name(name: &str) -> Result<String, String> {
-    match hardpack_harness::target(name) {
-        Some(_) => Ok(name.to_string()),
-        None => {
-            let names: Vec<&str> = hardpack_harness::TARGETS.iter().map(|t| t.name).collect();
-            Err(format!(
-                "unknown target {name:?}; one of {}",
-                names.join(", ")
-            ))
-        }
-    }
-}
-
-/// Runs a target's harness; `Err` carries the oracle's panic message.
-fn run_target(name: &str, payload: &[u8]) -> Result<String, String> {
-    let target = hardpack_harness::target(name).ok_or_else(|| format!("unknown target {name}"))?;
-    let previous_hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let result = std::panic::catch_unwind(|| (target.run)(payload));
-    std::panic::set_hook(previous_hook);
-    result.map(|outcome| outcome.to_string()).map_err(|panic| {
-        panic
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "the harness panicked".to_string())
+fn target_name(name: &str) -> Result<&'static hardpack_harness::Target, String> {
+    hardpack_harness::target(name).ok_or_else(|| {
+        let names: Vec<&str> = hardpack_harness::TARGETS.iter().map(|t| t.name).collect();
+        format!("unknown target {name:?}; one of {}", names.join(", "))
     })
 }
 
@@ -75,6 +53,13 @@ enum Command {
     /// amplification (peak heap / input size). Exit status: 0 clean, 1 if any payload
     /// crashed its child or went above max_alloc_bytes, 2 usage or I/O error.
     Audit(AuditArgs),
+    /// List the fuzz targets (one name a line; --json for what each checks). The scripts
+    /// read the list from here.
+    Targets {
+        /// Print a JSON array of {name, checks, structured}
+        #[arg(long)]
+        json: bool,
+    },
     /// Decode a payload with another implementation in this process, measured (used by
     /// `repro --compare` inside a guarded child).
     #[command(hide = true)]
@@ -105,52 +90,6 @@ struct AuditArgs {
     limits: LimitFlags,
 }
 
-/// One flag per limit; unset flags keep `Limits::default()`. Sizes take units: 64KiB, 16MiB, max.
-#[derive(Args)]
-struct LimitFlags {
-    /// Containers nested inside each other [default: 128]
-    #[arg(long, value_parser = parse_size)]
-    max_depth: Option<usize>,
-    /// Elements of one array [default: 1048576]
-    #[arg(long, value_parser = parse_size)]
-    max_array_len: Option<usize>,
-    /// Entries of one map [default: 262144]
-    #[arg(long, value_parser = parse_size)]
-    max_map_len: Option<usize>,
-    /// Bytes of one str [default: 16MiB]
-    #[arg(long, value_parser = parse_size)]
-    max_str_len: Option<usize>,
-    /// Bytes of one bin [default: 16MiB]
-    #[arg(long, value_parser = parse_size)]
-    max_bin_len: Option<usize>,
-    /// Payload bytes of one ext [default: 16MiB]
-    #[arg(long, value_parser = parse_size)]
-    max_ext_len: Option<usize>,
-    /// Heap bytes one decode may allocate [default: 64MiB]
-    #[arg(long, value_parser = parse_size)]
-    max_alloc_bytes: Option<usize>,
-}
-
-impl LimitFlags {
-    fn limits(&self) -> Limits {
-        let flags = [
-            (Limit::Depth, self.max_depth),
-            (Limit::ArrayLen, self.max_array_len),
-            (Limit::MapLen, self.max_map_len),
-            (Limit::StrLen, self.max_str_len),
-            (Limit::BinLen, self.max_bin_len),
-            (Limit::ExtLen, self.max_ext_len),
-            (Limit::AllocBytes, self.max_alloc_bytes),
-        ];
-        flags
-            .into_iter()
-            .fold(Limits::default(), |limits, (limit, value)| match value {
-                Some(v) => limits.with(limit, v),
-                None => limits,
-            })
-    }
-}
-
 #[derive(Args)]
 struct ReproArgs {
     /// The payload file, or - for standard input
@@ -162,12 +101,13 @@ struct ReproArgs {
     #[arg(long)]
     json: bool,
     /// Also decode it with rmpv and rmp-serde in guarded child processes, side by side
+    /// (needs a file, not standard input)
     #[arg(long)]
     compare: bool,
-    /// Also run this fuzz target's harness on the payload, oracle included (exit 3 if it
-    /// fails): decode, decode_limits, differential_rmpv, roundtrip_structured, encode_deep
+    /// Run this fuzz target's harness on the payload instead, oracle included, and report
+    /// what the target did (exit 3 if its oracle fails). `hardpack targets` lists them.
     #[arg(long, value_parser = target_name)]
-    target: Option<String>,
+    target: Option<&'static hardpack_harness::Target>,
     #[command(flatten)]
     limits: LimitFlags,
 }
@@ -190,88 +130,122 @@ fn read_input(path: &PathBuf, hex: bool) -> Result<Vec<u8>, String> {
 }
 
 fn run_repro(args: &ReproArgs) -> Result<ExitCode, String> {
+    // Arguments first: nothing is decoded for a command that cannot finish.
+    if args.compare && args.input.as_os_str() == "-" {
+        return Err("--compare needs a file, not standard input".into());
+    }
     let payload = read_input(&args.input, args.hex)?;
-    let report = repro::repro(&payload, &args.limits.limits());
-    let oracle = args.target.as_deref().map(|t| (t, run_target(t, &payload)));
+    let name = args.input.display().to_string();
+    let limits = args.limits.limits();
+    let report = match args.target {
+        Some(target) => repro::repro_target(&name, &payload, target),
+        None => repro::repro(&name, &payload, &limits),
+    };
+    let peers = if args.compare {
+        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        Some(compare::compare_peers(
+            &exe,
+            &args.input,
+            peer_memory(&limits),
+        )?)
+    } else {
+        None
+    };
     if args.json {
         let mut json = serde_json::to_value(&report).map_err(|e| e.to_string())?;
-        if let Some((target, result)) = &oracle {
-            json["target"] = serde_json::json!({
-                "name": target,
-                "oracle": if result.is_ok() { "held" } else { "failed" },
-                "detail": match result { Ok(outcome) => outcome, Err(message) => message },
-            });
+        if let Some(peers) = &peers {
+            json["compare"] = serde_json::to_value(peers).map_err(|e| e.to_string())?;
         }
         println!(
             "{}",
             serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?
         );
     } else {
-        println!(
-            "payload:  {} ({})",
-            args.input.display(),
-            human_bytes(report.input_bytes)
-        );
-        match &report.outcome {
-            OutcomeReport::Decoded {
-                top_level_type,
-                values,
-                containers,
-                max_depth,
-                bytes_consumed,
-            } => println!(
-                "outcome:  decoded {top_level_type}: {values} values, {containers} containers, max depth {max_depth}, {bytes_consumed} bytes consumed"
-            ),
-            OutcomeReport::Rejected { kind, message, .. } => {
-                println!("outcome:  rejected ({kind})\n          {message}")
-            }
-        }
-        let meter = if alloc_meter::is_installed() {
-            ""
-        } else {
-            " (allocator not counted)"
-        };
-        println!(
-            "heap:     {} at peak, {} allocations{meter}",
-            human_bytes(report.peak_heap_bytes),
-            report.allocations
-        );
-        println!(
-            "time:     {}",
-            human_duration(Duration::from_secs_f64(report.elapsed_us / 1e6))
-        );
-        match &oracle {
-            Some((target, Ok(outcome))) => println!("target:   {target}: oracle held ({outcome})"),
-            Some((target, Err(message))) => {
-                println!("target:   {target}: ORACLE FAILED: {message}")
-            }
-            None => {}
+        print_report(&report);
+        if let Some(peers) = &peers {
+            print_comparison(&report, peers, peer_memory(&limits));
         }
     }
-    if args.compare {
-        print_comparison(&args.input, &report, &args.limits.limits())?;
-    }
-    if matches!(oracle, Some((_, Err(_)))) {
+    if report.oracle_failed() {
         return Ok(ExitCode::from(ORACLE_FAILED));
     }
     Ok(ExitCode::from(if report.decoded() { 0 } else { REJECTED }))
 }
 
-fn print_comparison(
-    input: &std::path::Path,
-    ours: &repro::Report,
-    limits: &Limits,
-) -> Result<(), String> {
-    if input.as_os_str() == "-" {
-        return Err("--compare needs a file, not standard input".into());
+/// The memory a peer decoder gets: what hardpack was allowed, plus room for the program.
+fn peer_memory(limits: &Limits) -> usize {
+    limits.max_alloc_bytes.min(16 << 30).saturating_add(1 << 30)
+}
+
+fn print_report(report: &repro::Report) {
+    println!(
+        "payload:  {} ({})",
+        report.payload,
+        human_bytes(report.input_bytes)
+    );
+    if let Some(target) = &report.target {
+        println!("target:   {}", target.name);
+        println!("limits:   {}", describe_limits(&report.limits));
     }
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    // The peers get the memory hardpack was allowed, plus room for the program.
-    let memory = limits.max_alloc_bytes.min(16 << 30).saturating_add(1 << 30);
-    let peers = compare::compare_peers(&exe, input, memory)?;
+    match &report.outcome {
+        OutcomeReport::Decoded {
+            top_level_type,
+            values,
+            containers,
+            max_depth,
+            bytes_consumed,
+        } => println!(
+            "outcome:  decoded {top_level_type}: {values} values, {containers} containers, max depth {max_depth}, {bytes_consumed} bytes consumed"
+        ),
+        OutcomeReport::Rejected { kind, message, .. } => {
+            println!("outcome:  rejected ({kind})\n          {message}")
+        }
+        OutcomeReport::Checked { detail } => println!("outcome:  {detail}"),
+    }
+    let meter = if alloc_meter::is_installed() {
+        ""
+    } else {
+        " (allocator not counted)"
+    };
+    let what = if report.target.is_some() {
+        " (the whole target run)"
+    } else {
+        ""
+    };
+    println!(
+        "heap:     {} at peak, {} allocations{meter}{what}",
+        human_bytes(report.peak_heap_bytes),
+        report.allocations
+    );
+    println!(
+        "time:     {}",
+        human_duration(Duration::from_secs_f64(report.elapsed_us / 1e6))
+    );
+    if let Some(target) = &report.target {
+        match target.oracle {
+            "held" => println!("oracle:   held"),
+            _ => println!("oracle:   FAILED: {}", target.detail),
+        }
+    }
+}
+
+/// `max_depth 3, max_array_len 250, ...`, unlimited ones as `max`.
+fn describe_limits(limits: &LimitsReport) -> String {
+    limits
+        .0
+        .iter()
+        .map(|(name, value)| match value.0 {
+            usize::MAX => format!("{name} max"),
+            v => format!("{name} {v}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn print_comparison(ours: &repro::Report, peers: &[compare::PeerResult], memory: usize) {
     let ours_detail = match &ours.outcome {
-        OutcomeReport::Decoded { .. } => String::new(),
         OutcomeReport::Rejected { message, .. } => message.clone(),
+        _ => String::new(),
     };
     println!(
         "\n{:<10} {:<9} {:>10} {:>12}  detail",
@@ -283,19 +257,19 @@ fn print_comparison(
         "rejected"
     };
     let rows = std::iter::once((
-        "hardpack".to_string(),
-        ours_status.to_string(),
+        "hardpack",
+        ours_status,
         ours.peak_heap_bytes,
         ours.elapsed_us,
-        ours_detail,
+        ours_detail.as_str(),
     ))
-    .chain(peers.into_iter().map(|p| {
+    .chain(peers.iter().map(|p| {
         (
-            p.implementation,
-            p.status,
+            p.implementation.as_str(),
+            p.status.as_str(),
             p.peak_heap_bytes,
             p.elapsed_us,
-            p.detail,
+            p.detail.as_str(),
         )
     }));
     for (name, status, peak, us, detail) in rows {
@@ -309,7 +283,6 @@ fn print_comparison(
         "(each peer ran in a child process with an 8 MiB stack and a {} memory cap)",
         human_bytes(memory)
     );
-    Ok(())
 }
 
 fn progress(done: usize, total: usize, what: &std::path::Path) {
@@ -351,37 +324,46 @@ fn run_audit(args: &AuditArgs) -> Result<ExitCode, String> {
             progress(rows.len(), total, path);
         }
     }
-    print!("{}", audit::table(&rows));
+    // With --json -, standard output carries the JSON document and nothing else: the table
+    // and the summary go to standard error.
+    let json_on_stdout = args.json.as_deref().is_some_and(|p| p.as_os_str() == "-");
+    let mut text = audit::table(&rows);
     if let Some((_, s)) = &sweep {
-        println!(
-            "\nwhere each payload starts to decode as {} grows:",
+        text += &format!(
+            "\nwhere each payload starts to decode as {} grows:\n",
             s.limit
         );
         for (path, flip) in audit::flip_points(&rows) {
-            match flip {
-                Some(v) => println!("  {:>12}  {}", v, path.display()),
-                None => println!("  {:>12}  {}", "never", path.display()),
-            }
+            let at = flip.map_or("never".to_string(), |v| v.to_string());
+            text += &format!("  {:>12}  {}\n", at, path.display());
         }
     }
-    let failed: Vec<&audit::Row> = rows.iter().filter(|r| r.failed()).collect();
+    let failed = rows.iter().filter(|r| r.failed()).count();
     let worst = rows.iter().map(|r| r.amplification).fold(0.0, f64::max);
-    println!(
-        "\n{} decodes of {} payloads; worst amplification {worst:.1}x; {} failed (crashed or over max_alloc_bytes)",
+    text += &format!(
+        "\n{} decodes of {} payloads; worst amplification {worst:.1}x; {failed} failed (unreadable, crashed or over max_alloc_bytes)\n",
         rows.len(),
         payloads.len(),
-        failed.len()
     );
-    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    if json_on_stdout {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    // The command as typed, without the path of this executable (reports are committed).
+    let command = std::iter::once("hardpack".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
     if let Some(path) = &args.json {
         let json = serde_json::json!({
             "command": command,
-            "limits": repro::LimitsReport(Limit::ALL.iter().map(|l| (l.name(), base.get(*l))).collect()),
+            "limits": LimitsReport::of(&base),
             "sweep": sweep.as_ref().map(|(_, s)| s),
             "rows": rows,
         });
         let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
-        if path.as_os_str() == "-" {
+        if json_on_stdout {
             println!("{text}");
         } else {
             std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -392,7 +374,32 @@ fn run_audit(args: &AuditArgs) -> Result<ExitCode, String> {
         std::fs::write(path, page).map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("audit: report written to {}", path.display());
     }
-    Ok(ExitCode::from(if failed.is_empty() { 0 } else { 1 }))
+    Ok(ExitCode::from(if failed == 0 { 0 } else { 1 }))
+}
+
+fn run_targets(json: bool) -> Result<ExitCode, String> {
+    let targets = hardpack_harness::TARGETS;
+    if json {
+        let list: Vec<serde_json::Value> = targets
+            .iter()
+            .map(|t| {
+                serde_json::json!({
+                    "name": t.name,
+                    "structured": t.is_structured(),
+                    "checks": t.checks,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&list).map_err(|e| e.to_string())?
+        );
+    } else {
+        for t in targets {
+            println!("{}", t.name);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn run_peer_decode(implementation: &str, input: &std::path::Path) -> Result<ExitCode, String> {
@@ -416,6 +423,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Repro(args) => run_repro(args),
         Command::Audit(args) => run_audit(args),
+        Command::Targets { json } => run_targets(*json),
         Command::PeerDecode {
             implementation,
             input,

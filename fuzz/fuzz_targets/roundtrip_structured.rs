@@ -1,11 +1,3 @@
 #![no_main]
 //! libFuzzer entry for the `roundtrip_structured` target (defined in hardpack_harness::targets).
-
-use hardpack_harness::alloc_meter::CountingAlloc;
-
-#[global_allocator]
-static ALLOC: CountingAlloc = CountingAlloc;
-
-libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    hardpack_harness::targets::roundtrip_structured(data);
-});
+hardpack_harness::fuzz_entry!(libfuzzer, roundtrip_structured);

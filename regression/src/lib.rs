@@ -33,6 +33,8 @@ pub enum Expect {
     Decoded,
     /// It is refused.
     Rejected,
+    /// A structured target's input (no MessagePack) built a value whose checks hold.
+    Checked,
 }
 
 /// The metadata of one case (`cases/NAME.toml`).
@@ -102,10 +104,20 @@ pub fn load_cases(dir: &Path) -> Result<Vec<Case>, String> {
                     .map_err(|e| format!("{}: {e}", path.display()))?;
                 let meta: Metadata =
                     toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-                if targets::target(&meta.target).is_none() {
+                let Some(target) = targets::target(&meta.target) else {
                     return Err(format!(
                         "{}: unknown target {:?}",
                         path.display(),
+                        meta.target
+                    ));
+                };
+                // A structured target decodes no input: only `checked` says something of it.
+                if target.is_structured() != (meta.expect == Expect::Checked) {
+                    return Err(format!(
+                        "{}: expect = {:?} does not fit target {} (structured targets take \
+                         \"checked\", the others \"decoded\" or \"rejected\")",
+                        path.display(),
+                        meta.expect,
                         meta.target
                     ));
                 }
@@ -159,6 +171,7 @@ fn expected_text(meta: &Metadata) -> String {
     let mut s = match meta.expect {
         Expect::Decoded => "decoded".to_string(),
         Expect::Rejected => "rejected".to_string(),
+        Expect::Checked => "checked".to_string(),
     };
     if let Some(kind) = &meta.error_kind {
         s += &format!(": {kind}");
@@ -201,10 +214,17 @@ pub fn replay(case: &Case) -> Result<Outcome, Mismatch> {
         return Err(mismatch(format!("it took {:?}", cost.elapsed)));
     }
     let ok = match (&outcome, case.meta.expect) {
-        (Outcome::Decoded, Expect::Decoded) => true,
-        (Outcome::Rejected { kind, limit }, Expect::Rejected) => {
-            case.meta.error_kind.as_deref().is_none_or(|k| k == *kind)
-                && case.meta.limit.as_deref().is_none_or(|l| Some(l) == *limit)
+        (Outcome::Decoded { .. }, Expect::Decoded) | (Outcome::Checked, Expect::Checked) => true,
+        (Outcome::Rejected(e), Expect::Rejected) => {
+            case.meta
+                .error_kind
+                .as_deref()
+                .is_none_or(|k| k == e.kind_name())
+                && case
+                    .meta
+                    .limit
+                    .as_deref()
+                    .is_none_or(|l| Some(l) == outcome.limit_name())
         }
         _ => false,
     };

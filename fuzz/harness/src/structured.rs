@@ -2,7 +2,7 @@
 //! iteratively, so a description can be as deep as the fuzzer likes.
 
 use arbitrary::{Arbitrary, Unstructured};
-use hardpack::{Ext, Integer, Timestamp, Value};
+use hardpack::{Ext, Integer, Timestamp, Value, ValueBuilder};
 
 /// One node of a value in pre-order: a scalar, or a container followed by its children.
 #[derive(Arbitrary, Debug, Clone)]
@@ -91,46 +91,20 @@ fn scalar(node: Node) -> Value {
     }
 }
 
-/// Builds the value a pre-order node list describes; missing children are nil.
+/// Builds the value a pre-order node list describes (with the codec's [`ValueBuilder`], so
+/// without recursion); missing children are nil.
 pub fn build(nodes: impl IntoIterator<Item = Node>) -> Value {
-    // Each open container: is it a map, how many children it still expects, its children.
-    let mut open: Vec<(bool, usize, Vec<Value>)> = Vec::new();
+    let mut builder = ValueBuilder::new();
     let mut nodes = nodes.into_iter();
     loop {
         let node = nodes.next().unwrap_or(Node::Nil);
-        let mut value = match node {
-            Node::Array(n) if n > 0 => {
-                open.push((false, usize::from(n), Vec::new()));
-                continue;
-            }
-            Node::Map(n) if n > 0 => {
-                open.push((true, 2 * usize::from(n), Vec::new()));
-                continue;
-            }
-            Node::Array(_) => Value::from(Vec::<Value>::new()),
-            Node::Map(_) => Value::from(Vec::<(Value, Value)>::new()),
-            other => scalar(other),
+        let done = match node {
+            Node::Array(n) => builder.start_array(usize::from(n)),
+            Node::Map(n) => builder.start_map(usize::from(n)),
+            other => builder.push(scalar(other)),
         };
-        loop {
-            let Some((_, left, children)) = open.last_mut() else {
-                return value;
-            };
-            children.push(value);
-            *left -= 1;
-            if *left > 0 {
-                break;
-            }
-            let (is_map, _, children) = open.pop().expect("checked above");
-            value = if is_map {
-                let mut it = children.into_iter();
-                let mut entries = Vec::new();
-                while let (Some(k), Some(v)) = (it.next(), it.next()) {
-                    entries.push((k, v));
-                }
-                Value::from(entries)
-            } else {
-                Value::from(children)
-            };
+        if let Some(value) = done {
+            return value;
         }
     }
 }

@@ -6,34 +6,60 @@
 use std::sync::OnceLock;
 
 use hardpack::{
-    encode, from_rmpv, DecodeStats, Decoder, ErrorKind, InvalidUtf8, Limit, Limits, Value,
+    encode, from_rmpv, DecodeStats, Decoder, ErrorKind, InvalidUtf8, Limit, Limits, Shape, Value,
 };
 
 use crate::alloc_meter;
 
-/// What the codec did with an input.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What the codec did with an input, as a target saw it.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// The input decoded.
-    Decoded,
-    /// The codec refused it.
-    Rejected {
-        /// The error kind (`hardpack::Error::kind_name`).
-        kind: &'static str,
-        /// The limit that refused it, if one did (`max_depth`, ...).
-        limit: Option<&'static str>,
+    Decoded {
+        /// The top-level value's type.
+        type_name: &'static str,
+        /// Its shape.
+        shape: Shape,
+        /// Bytes it took.
+        consumed: usize,
     },
+    /// The codec refused it.
+    Rejected(hardpack::Error),
+    /// A structured target's input described a value, and every check on it held; there is no
+    /// decoding verdict on the input itself.
+    Checked,
+    /// A structured target's input was too short to describe a value.
+    NoValue,
+}
+
+impl Outcome {
+    /// The error kind (`hardpack::Error::kind_name`) of a rejection.
+    pub fn kind_name(&self) -> Option<&'static str> {
+        match self {
+            Outcome::Rejected(e) => Some(e.kind_name()),
+            _ => None,
+        }
+    }
+
+    /// The limit that refused the input, if one did.
+    pub fn limit_name(&self) -> Option<&'static str> {
+        match self {
+            Outcome::Rejected(e) => e.limit().map(Limit::name),
+            _ => None,
+        }
+    }
 }
 
 impl std::fmt::Display for Outcome {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Outcome::Decoded => f.write_str("decoded"),
-            Outcome::Rejected { kind, limit: None } => write!(f, "rejected: {kind}"),
-            Outcome::Rejected {
-                kind,
-                limit: Some(limit),
-            } => write!(f, "rejected: {kind} ({limit})"),
+            Outcome::Decoded { .. } => f.write_str("decoded"),
+            Outcome::Rejected(e) => match e.limit() {
+                None => write!(f, "rejected: {}", e.kind_name()),
+                Some(limit) => write!(f, "rejected: {} ({limit})", e.kind_name()),
+            },
+            Outcome::Checked => f.write_str("checked"),
+            Outcome::NoValue => f.write_str("no value"),
         }
     }
 }
@@ -42,17 +68,23 @@ impl std::fmt::Display for Outcome {
 pub struct Target {
     /// Its name, as used by cargo-fuzz, AFL, `regression/` metadata and `hardpack repro`.
     pub name: &'static str,
-    /// Its entry point.
+    /// Its entry point: checks the target's properties (panicking when one does not hold)
+    /// and returns what the codec did.
     pub run: fn(&[u8]) -> Outcome,
-    /// What it checks, for the README and `--help`.
+    /// The limits the target decodes this input under (`None` for the structured targets,
+    /// whose input is no MessagePack).
+    pub limits: fn(&[u8]) -> Option<Limits>,
+    /// What it checks, for the README and `hardpack targets`.
     pub checks: &'static str,
 }
 
-/// Every target.
+/// Every target: the one list that the fuzz wrappers, the scripts (through `hardpack
+/// targets`), the regression replay and `hardpack repro --target` use.
 pub const TARGETS: &[Target] = &[
     Target {
         name: "decode",
         run: decode,
+        limits: |_| Some(Limits::default()),
         checks: "default Limits; if Ok, encode then decode gives the same value, and the \
                  re-encoding is minimal (re-encoding it again is identical) and no longer than \
                  the input",
@@ -60,6 +92,7 @@ pub const TARGETS: &[Target] = &[
     Target {
         name: "decode_limits",
         run: decode_limits,
+        limits: |data| Some(limits_from_input(data).0),
         checks: "the first 8 bytes choose the Limits; measured peak heap <= max_alloc_bytes \
                  under both InvalidUtf8 policies (Replace differs only on invalid UTF-8); \
                  every container of an Ok value within its limit; a rejection names a limit \
@@ -68,35 +101,52 @@ pub const TARGETS: &[Target] = &[
     Target {
         name: "roundtrip_structured",
         run: roundtrip_structured,
+        limits: |_| None,
         checks: "an arbitrary Value (deep and wide shapes, every scalar edge) encodes, \
                  decodes back equal, and its encoding equals rmpv's encoding of the same value",
     },
     Target {
         name: "encode_deep",
         run: encode_deep,
+        limits: |_| None,
         checks: "an arbitrary deep/wide shape (up to 20,000 levels) built iteratively is \
                  encoded, decoded, cloned, compared, printed and dropped on a 64 KiB stack",
     },
     Target {
         name: "differential_rmpv",
         run: differential_rmpv,
+        limits: |_| Some(differential_limits()),
         checks: "hardpack and rmpv::decode::read_value agree where both accept; every \
                  disagreement is one of the documented kinds",
     },
 ];
+
+impl Target {
+    /// True for the targets whose input describes a value to build (through `arbitrary`)
+    /// rather than MessagePack to decode.
+    pub fn is_structured(&self) -> bool {
+        (self.limits)(&[]).is_none()
+    }
+}
 
 /// Looks a target up by name.
 pub fn target(name: &str) -> Option<&'static Target> {
     TARGETS.iter().find(|t| t.name == name)
 }
 
-fn outcome<T>(result: &Result<T, hardpack::Error>) -> Outcome {
+/// The outcome of a decode of a whole input (`consumed` is the input's length).
+fn outcome(result: &Result<Value, hardpack::Error>, input_len: usize) -> Outcome {
     match result {
-        Ok(_) => Outcome::Decoded,
-        Err(e) => Outcome::Rejected {
-            kind: e.kind_name(),
-            limit: e.limit().map(Limit::name),
-        },
+        Ok(value) => decoded(value, input_len),
+        Err(e) => Outcome::Rejected(e.clone()),
+    }
+}
+
+fn decoded(value: &Value, consumed: usize) -> Outcome {
+    Outcome::Decoded {
+        type_name: value.type_name(),
+        shape: value.shape(),
+        consumed,
     }
 }
 
@@ -107,7 +157,7 @@ pub fn decode(data: &[u8]) -> Outcome {
         check_decoded(value, &Limits::default());
         check_round_trip(value, data.len());
     }
-    outcome(&result)
+    outcome(&result, data.len())
 }
 
 fn check_round_trip(value: &Value, input_len: usize) {
@@ -217,7 +267,10 @@ pub fn decode_limits(data: &[u8]) -> Outcome {
             }
         }
     }
-    let outcome = outcome(&result);
+    let outcome = match &result {
+        Ok(d) => decoded(&d.value, d.stats.consumed),
+        Err(e) => Outcome::Rejected(e.clone()),
+    };
     drop_within_charge(result);
     drop_within_charge(replaced);
     outcome
@@ -359,10 +412,16 @@ pub const DOCUMENTED_DISAGREEMENTS: &[&str] = &[
      level); hardpack's differential limit is higher",
 ];
 
+/// The limits `differential_rmpv` decodes under: the defaults, with the depth raised above
+/// rmpv's so that rmpv's own limit is the one met first.
+fn differential_limits() -> Limits {
+    Limits::default().with(Limit::Depth, rmpv_depth_limit().saturating_mul(2))
+}
+
 /// hardpack (depth raised above rmpv's) against `rmpv::decode::read_value`.
 pub fn differential_rmpv(data: &[u8]) -> Outcome {
     let rmpv_limit = rmpv_depth_limit();
-    let limits = Limits::default().with(Limit::Depth, rmpv_limit.saturating_mul(2));
+    let limits = differential_limits();
     let ours = Decoder::new(limits.clone()).decode_prefix(data);
     if let Ok((value, _)) = &ours {
         check_decoded(value, &limits);
@@ -401,7 +460,10 @@ pub fn differential_rmpv(data: &[u8]) -> Outcome {
         ),
         (Err(_), Err(_)) => {}
     }
-    outcome(&ours)
+    match &ours {
+        Ok((value, used)) => decoded(value, *used),
+        Err(e) => Outcome::Rejected(e.clone()),
+    }
 }
 
 /// An arbitrary value round-trips, and encodes exactly as rmpv encodes it (both minimal).
@@ -421,7 +483,7 @@ pub fn roundtrip_structured(data: &[u8]) -> Outcome {
             "hardpack and rmpv encode the same value differently"
         );
     }
-    Outcome::Decoded
+    Outcome::Checked
 }
 
 /// Stack size for [`encode_deep`]: small enough that any recursion over depth would overflow.
@@ -431,7 +493,7 @@ pub const SMALL_STACK: usize = 64 * 1024;
 pub fn encode_deep(data: &[u8]) -> Outcome {
     let mut u = arbitrary::Unstructured::new(data);
     let Ok(shape) = u.arbitrary::<crate::structured::DeepShape>() else {
-        return Outcome::Decoded;
+        return Outcome::NoValue;
     };
     let nodes = shape.nodes();
     let worker = std::thread::Builder::new()
@@ -447,12 +509,15 @@ pub fn encode_deep(data: &[u8]) -> Outcome {
                 copy == value && decoded == value,
                 "clone or decode changed the value"
             );
-            assert!(!format!("{copy:?}").is_empty());
+            assert!(
+                format!("{copy:?}") == format!("{value:?}"),
+                "a clone prints differently"
+            );
             drop((value, decoded, copy));
         })
         .expect("spawn a small-stack thread");
     if let Err(panic) = worker.join() {
         std::panic::resume_unwind(panic);
     }
-    Outcome::Decoded
+    Outcome::Checked
 }

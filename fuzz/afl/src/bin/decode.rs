@@ -1,12 +1,2 @@
 //! AFL++ entry for the `decode` target (defined in hardpack_harness::targets).
-
-use hardpack_harness::alloc_meter::CountingAlloc;
-
-#[global_allocator]
-static ALLOC: CountingAlloc = CountingAlloc;
-
-fn main() {
-    afl::fuzz!(|data: &[u8]| {
-        hardpack_harness::targets::decode(data);
-    });
-}
+hardpack_harness::fuzz_entry!(afl, decode);

@@ -1,0 +1,262 @@
+//! Reproducing one payload: decode it under given limits (or run a fuzz target's harness on
+//! it) and report the outcome and its cost. `hardpack repro` prints this; `audit` reads the
+//! JSON of it from child processes.
+
+use std::collections::BTreeMap;
+
+use hardpack::{Decoder, ErrorKind, Limit, Limits};
+use hardpack_harness::alloc_meter;
+use hardpack_harness::targets::{Outcome, Target};
+use serde::{Serialize, Serializer};
+
+/// What one decode (or one target run) of a payload did.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// The payload file (`-` for standard input).
+    pub payload: String,
+    /// Size of the payload.
+    pub input_bytes: usize,
+    /// The limits it was decoded under.
+    pub limits: LimitsReport,
+    /// Decoded or rejected, with details.
+    pub outcome: OutcomeReport,
+    /// Heap bytes live at peak during the decode (0 unless the counting allocator is installed).
+    pub peak_heap_bytes: usize,
+    /// Allocations made during the decode.
+    pub allocations: usize,
+    /// Wall-clock time of the decode, in microseconds.
+    pub elapsed_us: f64,
+    /// Deepest nesting the decode reached: the value's depth, or the depth of the error.
+    pub depth_reached: usize,
+    /// With `--target`: the target run, whose outcome and cost the fields above report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<TargetReport>,
+}
+
+/// The limits, by field name; an unlimited one is `"unlimited"`.
+#[derive(Clone, Debug, Serialize)]
+pub struct LimitsReport(pub BTreeMap<&'static str, LimitValue>);
+
+impl LimitsReport {
+    /// Every limit of `limits`.
+    pub fn of(limits: &Limits) -> Self {
+        LimitsReport(
+            Limit::ALL
+                .iter()
+                .map(|l| (l.name(), LimitValue(limits.get(*l))))
+                .collect(),
+        )
+    }
+}
+
+/// A limit's value: a number, or `"unlimited"` for `usize::MAX`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LimitValue(pub usize);
+
+impl Serialize for LimitValue {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            usize::MAX => s.serialize_str("unlimited"),
+            n => s.serialize_u64(n as u64),
+        }
+    }
+}
+
+/// The result of the decode.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum OutcomeReport {
+    /// The payload decoded.
+    Decoded {
+        /// Type of the top-level value.
+        top_level_type: &'static str,
+        /// Values in the tree, the root and map keys included.
+        values: usize,
+        /// Arrays and maps in the tree.
+        containers: usize,
+        /// Deepest nesting reached.
+        max_depth: usize,
+        /// Bytes the value took.
+        bytes_consumed: usize,
+    },
+    /// The codec refused it.
+    Rejected {
+        /// Error kind name (`hardpack::Error::kind_name`).
+        kind: &'static str,
+        /// The limit that refused it, if one did.
+        limit: Option<&'static str>,
+        /// With a limit: its value.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max: Option<LimitValue>,
+        /// With a limit: what the payload claimed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        claimed: Option<usize>,
+        /// When the input ended early: at least this many more bytes are needed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        needed: Option<usize>,
+        /// Byte offset of the item.
+        offset: usize,
+        /// Nesting depth there.
+        depth: usize,
+        /// The full message.
+        message: String,
+    },
+    /// A structured target ran (its input is no MessagePack), or its oracle failed first.
+    Checked {
+        /// What happened.
+        detail: String,
+    },
+}
+
+impl OutcomeReport {
+    fn rejected(e: &hardpack::Error) -> Self {
+        let (max, claimed) = match *e.kind() {
+            ErrorKind::LimitExceeded { max, claimed, .. } => (Some(LimitValue(max)), Some(claimed)),
+            _ => (None, None),
+        };
+        OutcomeReport::Rejected {
+            kind: e.kind_name(),
+            limit: e.limit().map(Limit::name),
+            max,
+            claimed,
+            needed: e.needed(),
+            offset: e.offset(),
+            depth: e.depth(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// A fuzz target's run on the payload.
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetReport {
+    /// The target.
+    pub name: &'static str,
+    /// True when its input describes a value to build rather than MessagePack to decode.
+    pub structured: bool,
+    /// `held` or `failed`.
+    pub oracle: &'static str,
+    /// The target's outcome (`decoded`, `rejected: KIND (LIMIT)`, `checked`), or the oracle's
+    /// failure message.
+    pub detail: String,
+}
+
+impl Report {
+    /// True when the payload decoded.
+    pub fn decoded(&self) -> bool {
+        matches!(self.outcome, OutcomeReport::Decoded { .. })
+    }
+
+    /// True when a target ran and its oracle failed.
+    pub fn oracle_failed(&self) -> bool {
+        self.target.as_ref().is_some_and(|t| t.oracle == "failed")
+    }
+}
+
+/// Decodes `payload` under `limits` (trailing bytes are an error) and reports what happened.
+pub fn repro(name: &str, payload: &[u8], limits: &Limits) -> Report {
+    let decoder = Decoder::new(limits.clone());
+    // Only the decode is measured; describing its result afterwards allocates too.
+    let (result, cost) = alloc_meter::measure(|| decoder.decode(payload));
+    let (outcome, depth_reached) = match &result {
+        Ok(value) => {
+            let shape = value.shape();
+            let outcome = OutcomeReport::Decoded {
+                top_level_type: value.type_name(),
+                values: shape.values,
+                containers: shape.containers,
+                max_depth: shape.max_depth,
+                bytes_consumed: payload.len(),
+            };
+            (outcome, shape.max_depth)
+        }
+        Err(e) => (OutcomeReport::rejected(e), e.depth()),
+    };
+    drop(result);
+    Report {
+        payload: name.to_string(),
+        input_bytes: payload.len(),
+        limits: LimitsReport::of(limits),
+        outcome,
+        peak_heap_bytes: cost.peak_bytes,
+        allocations: cost.allocations,
+        elapsed_us: cost.elapsed.as_secs_f64() * 1e6,
+        depth_reached,
+        target: None,
+    }
+}
+
+/// Runs `target`'s harness on `payload`, oracle included, and reports what the target did:
+/// the outcome it returned under the limits it chose (for `decode_limits`, from the input's
+/// first bytes), and the heap and time of the whole run.
+pub fn repro_target(name: &str, payload: &[u8], target: &'static Target) -> Report {
+    let limits = (target.limits)(payload);
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let (result, cost) =
+        alloc_meter::measure(|| std::panic::catch_unwind(|| (target.run)(payload)));
+    std::panic::set_hook(previous_hook);
+    let (outcome, depth_reached, oracle, detail) = match result {
+        Ok(outcome) => {
+            let detail = outcome.to_string();
+            let (report, depth) = OutcomeReport::of_target(outcome);
+            (report, depth, "held", detail)
+        }
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "the harness panicked".to_string());
+            let outcome = OutcomeReport::Checked {
+                detail: "the oracle failed before the target returned".to_string(),
+            };
+            (outcome, 0, "failed", message)
+        }
+    };
+    Report {
+        payload: name.to_string(),
+        input_bytes: payload.len(),
+        limits: LimitsReport::of(&limits.unwrap_or_else(Limits::unlimited)),
+        outcome,
+        peak_heap_bytes: cost.peak_bytes,
+        allocations: cost.allocations,
+        elapsed_us: cost.elapsed.as_secs_f64() * 1e6,
+        depth_reached,
+        target: Some(TargetReport {
+            name: target.name,
+            structured: target.is_structured(),
+            oracle,
+            detail,
+        }),
+    }
+}
+
+impl OutcomeReport {
+    /// A target's outcome as a report, with the depth it reached.
+    fn of_target(outcome: Outcome) -> (Self, usize) {
+        match outcome {
+            Outcome::Decoded {
+                type_name,
+                shape,
+                consumed,
+            } => (
+                OutcomeReport::Decoded {
+                    top_level_type: type_name,
+                    values: shape.values,
+                    containers: shape.containers,
+                    max_depth: shape.max_depth,
+                    bytes_consumed: consumed,
+                },
+                shape.max_depth,
+            ),
+            Outcome::Rejected(e) => (OutcomeReport::rejected(&e), e.depth()),
+            other => (
+                OutcomeReport::Checked {
+                    detail: other.to_string(),
+                },
+                0,
+            ),
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! The defects a new user hit, each as it was met: a command line, and what it must do.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn hardpack(args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hardpack"))
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A command that refuses its arguments first may not read its input at all.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    child.wait_with_output().unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hardpack-new-user-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stdout_json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON document ({e}):\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}
+
+#[test]
+fn hex_input_that_is_not_ascii_is_a_usage_error_not_a_panic() {
+    for text in ["é1", "9é", "日本", "dd ff\u{2013}ff"] {
+        let out = hardpack(&["repro", "--hex", "-"], text.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{text:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("not a hex digit"), "{text:?}: {stderr}");
+    }
+}
+
+#[test]
+fn repro_json_with_compare_is_one_json_document() {
+    let out = hardpack(
+        &[
+            "repro",
+            "--json",
+            "--compare",
+            "regression/cases/rmp-151-str32-preallocation.bin",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let json = stdout_json(&out);
+    let peers: Vec<&str> = json["compare"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["implementation"].as_str().unwrap())
+        .collect();
+    assert_eq!(peers, ["rmpv", "rmp-serde"]);
+    assert_eq!(
+        json["payload"],
+        "regression/cases/rmp-151-str32-preallocation.bin"
+    );
+    // The numbers of a refusal are fields, not only words in the message.
+    let outcome = &json["outcome"];
+    assert_eq!(outcome["limit"], "max_str_len");
+    assert_eq!(outcome["max"], 16 << 20);
+    assert!(outcome["claimed"].as_u64().unwrap() > 16 << 20, "{outcome}");
+}
+
+#[test]
+fn json_says_unlimited_and_needed_as_values() {
+    let out = hardpack(
+        &["repro", "--json", "--hex", "--max-depth", "max", "-"],
+        b"93 01",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let json = stdout_json(&out);
+    assert_eq!(json["limits"]["max_depth"], "unlimited");
+    assert_eq!(json["outcome"]["kind"], "unexpected_end");
+    assert_eq!(json["outcome"]["needed"], 2);
+}
+
+#[test]
+fn audit_json_to_stdout_is_one_json_document() {
+    let out = hardpack(&["audit", "--json", "-", "regression/cases"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let json = stdout_json(&out);
+    assert!(json["rows"].as_array().unwrap().len() > 10);
+    assert_eq!(json["limits"]["max_depth"], 128);
+    assert!(
+        json["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("hardpack audit"),
+        "no machine path in the command: {}",
+        json["command"]
+    );
+    // The table still reaches the person, on stderr.
+    assert!(String::from_utf8_lossy(&out.stderr).contains("0 failed"));
+}
+
+#[test]
+fn an_unreadable_entry_is_one_failed_row_and_the_audit_goes_on() {
+    let dir = scratch("dangling");
+    std::fs::write(dir.join("good.bin"), [0x91, 0x01]).unwrap();
+    std::os::unix::fs::symlink(dir.join("nowhere"), dir.join("dangling.bin")).unwrap();
+    let out = hardpack(&["audit", "--json", "-", dir.to_str().unwrap()], b"");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the unreadable entry fails the audit"
+    );
+    let json = stdout_json(&out);
+    let rows = json["rows"].as_array().unwrap();
+    let status = |name: &str| {
+        rows.iter()
+            .find(|r| r["path"].as_str().unwrap().ends_with(name))
+            .map(|r| r["status"].as_str().unwrap().to_string())
+    };
+    assert_eq!(status("good.bin").as_deref(), Some("decoded"));
+    assert_eq!(status("dangling.bin").as_deref(), Some("unreadable"));
+}
+
+#[test]
+fn compare_from_stdin_is_refused_before_anything_is_decoded() {
+    // Stdin holds a payload that would take a while to decode if it were read.
+    let deep = vec![0x91u8; 1 << 20];
+    let out = hardpack(&["repro", "--compare", "-"], &deep);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        out.stdout.is_empty(),
+        "nothing is reported before the refusal"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--compare needs a file"));
+}
+
+#[test]
+fn repro_target_reports_what_the_target_did() {
+    // decode_limits reads its limits from the first 8 bytes: depth 1 here, so [[1]] is refused
+    // by max_depth although the default limits would decode it.
+    let dir = scratch("target");
+    let file = dir.join("case.bin");
+    std::fs::write(
+        &file,
+        [1, 255, 255, 255, 255, 255, 255, 255, 0x91, 0x91, 0x01],
+    )
+    .unwrap();
+    let out = hardpack(
+        &[
+            "repro",
+            "--json",
+            "--target",
+            "decode_limits",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let json = stdout_json(&out);
+    assert_eq!(
+        json["limits"]["max_depth"], 1,
+        "the limits the target chose"
+    );
+    assert_eq!(json["outcome"]["limit"], "max_depth");
+    assert_eq!(json["outcome"]["offset"], 1, "offset within the payload");
+    assert_eq!(
+        json["target"]["detail"],
+        "rejected: limit_exceeded (max_depth)"
+    );
+    let text = hardpack(
+        &["repro", "--target", "decode_limits", file.to_str().unwrap()],
+        b"",
+    );
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("max_depth 1,"), "{text}");
+}
+
+#[test]
+fn repro_target_agrees_with_every_regression_case() {
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../regression/cases");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&cases).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let meta = std::fs::read_to_string(&path).unwrap();
+        let field = |name: &str| {
+            meta.lines()
+                .find_map(|l| l.strip_prefix(&format!("{name} = \"")))
+                .map(|v| v.trim_end_matches('"').to_string())
+        };
+        let target = field("target").unwrap();
+        let expect = field("expect").unwrap();
+        let payload = path.with_extension("bin");
+        let out = hardpack(
+            &[
+                "repro",
+                "--json",
+                "--target",
+                &target,
+                payload.to_str().unwrap(),
+            ],
+            b"",
+        );
+        let json = stdout_json(&out);
+        let detail = json["target"]["detail"].as_str().unwrap();
+        assert!(
+            detail.starts_with(&expect),
+            "{}: expected {expect}, the {target} target says {detail}",
+            payload.display()
+        );
+        let code = if expect == "rejected" { 1 } else { 0 };
+        assert_eq!(out.status.code(), Some(code), "{}", payload.display());
+        checked += 1;
+    }
+    assert!(checked > 10);
+}
+
+#[test]
+fn targets_lists_the_harness_targets() {
+    let out = hardpack(&["targets"], b"");
+    let names: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let expected: Vec<&str> = hardpack_harness::TARGETS.iter().map(|t| t.name).collect();
+    assert_eq!(names, expected);
+    let json = stdout_json(&hardpack(&["targets", "--json"], b""));
+    assert_eq!(json.as_array().unwrap().len(), expected.len());
+}
