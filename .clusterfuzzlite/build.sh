@@ -6,12 +6,17 @@
 # base-builder-rust). FUZZ_TARGETS (space-separated) restricts the set; default: all.
 REPO="$SRC/hardpack"
 cd "$REPO/fuzz"
+# The [[bin]] names of fuzz/Cargo.toml: cargo test checks them against the harness's TARGETS
+# (the image builds no hardpack command to ask).
 TARGETS=${FUZZ_TARGETS:-$(sed -n 's/^name = "\(.*\)"$/\1/p' Cargo.toml | grep -v '^hardpack-fuzz$')}
 
-# OSS-Fuzz's cargo wrapper picks the sanitizer from $SANITIZER; locally cargo-fuzz defaults to ASan.
-cargo fuzz build -O $TARGETS
+# OSS-Fuzz's cargo wrapper picks the sanitizer from $SANITIZER; locally cargo-fuzz defaults to
+# ASan. Debug assertions stay on (as in regex's oss-fuzz build): a broken internal invariant
+# crashes the fuzzer instead of returning a plausible value.
+cargo fuzz build -O --debug-assertions $TARGETS
 
-BUILD_DIR="$REPO/fuzz/target/x86_64-unknown-linux-gnu/release"
+TRIPLE=${CARGO_BUILD_TARGET:-$(rustc -vV | sed -n 's/^host: //p')}
+BUILD_DIR="$REPO/fuzz/target/$TRIPLE/release"
 for target in $TARGETS; do
   cp "$BUILD_DIR/$target" "$OUT/$target"
   cp "$REPO/corpus/msgpack.dict" "$OUT/$target.dict"

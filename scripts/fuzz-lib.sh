@@ -1,8 +1,8 @@
-# Shared by scripts/fuzz-smoke and scripts/fuzz-nightly: how each engine is built and run.
-# Source it; it defines functions and the settings below.
+# Shared by scripts/fuzz-smoke, fuzz-nightly, promote and check-cflite-build: how each engine
+# is built and run. Source it; it defines functions and the settings below.
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-TARGETS=(decode decode_limits differential_rmpv roundtrip_structured encode_deep)
+HARDPACK="$REPO/target/release/hardpack"
 DICT="$REPO/corpus/msgpack.dict"
 # Bombs in the corpus are ~100 KB; the fuzzer may grow them a little.
 MAX_LEN=262144
@@ -13,19 +13,36 @@ MALLOC_LIMIT_MB=128
 RSS_LIMIT_MB=2048
 # Any input slower than this is a failure (the decoder is linear; this is generous).
 TIMEOUT_S=10
-LIBFUZZER_BIN="$REPO/fuzz/target/x86_64-unknown-linux-gnu/release"
+# cargo-fuzz builds for the host triple.
+HOST_TRIPLE=$(rustc -vV | sed -n 's/^host: //p')
+LIBFUZZER_BIN="$REPO/fuzz/target/$HOST_TRIPLE/release"
 AFL_BIN="$REPO/fuzz/afl/target/release"
 
 log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
+# build_cli: the hardpack command (repro, targets), release.
+build_cli() {
+  cargo build --release -q -p hardpack-cli --manifest-path "$REPO/Cargo.toml"
+}
+
+# load_targets: TARGETS=(every fuzz target), read from the harness through `hardpack targets`
+# (the one list; fuzz/Cargo.toml and the wrappers are checked against it by cargo test).
+load_targets() {
+  build_cli
+  mapfile -t TARGETS < <("$HARDPACK" targets)
+  [ ${#TARGETS[@]} -gt 0 ] || { log "hardpack targets listed no target"; return 1; }
+}
+
+# Fuzz builds keep debug assertions (like regex's oss-fuzz build): an internal invariant that
+# breaks crashes the fuzzer instead of handing it a plausible wrong value.
 build_libfuzzer() {
-  log "building libFuzzer targets (cargo +nightly fuzz build -O, ASan)"
-  (cd "$REPO/fuzz" && CARGO_CACHE_RUSTC_INFO=0 cargo +nightly fuzz build -O >/dev/null 2>"$REPO/fuzz/build-libfuzzer.log") \
+  log "building libFuzzer targets (cargo +nightly fuzz build -O --debug-assertions, ASan)"
+  (cd "$REPO/fuzz" && CARGO_CACHE_RUSTC_INFO=0 cargo +nightly fuzz build -O --debug-assertions >/dev/null 2>"$REPO/fuzz/build-libfuzzer.log") \
     || { cat "$REPO/fuzz/build-libfuzzer.log" >&2; return 1; }
 }
 
 build_afl() {
-  log "building AFL++ targets (cargo afl build --release)"
+  log "building AFL++ targets (cargo afl build --release, with debug assertions)"
   (cd "$REPO/fuzz/afl" && cargo afl build --release >/dev/null 2>"$REPO/fuzz/build-afl.log") \
     || { cat "$REPO/fuzz/build-afl.log" >&2; return 1; }
 }
@@ -92,8 +109,10 @@ merge_found() {
   mkdir -p "$found"
   find "$REPO/corpus/$t" -type f -exec cp {} "$tmp/" \;
   local before; before=$(mktemp); ls "$tmp" >"$before"
+  mkdir -p "$tmp.artifacts"
   "$LIBFUZZER_BIN/$t" -merge=1 -rss_limit_mb=$RSS_LIMIT_MB -max_len=$MAX_LEN -timeout=$TIMEOUT_S \
-    "$tmp" "$@" >"$tmp.merge.log" 2>&1 || log "merge for $t failed (see $tmp.merge.log)"
+    -artifact_prefix="$tmp.artifacts/" "$tmp" "$@" >"$tmp.merge.log" 2>&1 \
+    || log "merge for $t failed (see $tmp.merge.log)"
   # Large finds are mostly mutated bombs, which scripts/gen-corpus regenerates: keep the
   # committed corpus small.
   local f
@@ -102,5 +121,5 @@ merge_found() {
       mv "$tmp/$f" "$found/$f"
     fi
   done
-  rm -rf "$tmp" "$before"
+  rm -rf "$tmp" "$tmp.artifacts" "$before"
 }

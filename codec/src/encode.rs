@@ -5,7 +5,7 @@ use crate::error::{EncodeError, LengthOf};
 use crate::timestamp::TIMESTAMP_EXT_TYPE;
 use crate::value::walk::{Event, Root, Token, Walk};
 use crate::value::Value;
-use crate::wire::header::Header;
+use crate::wire::header;
 
 /// Encodes `value` into a new buffer.
 ///
@@ -40,42 +40,38 @@ fn wire_len(of: LengthOf, len: usize) -> Result<u32, EncodeError> {
 
 #[inline(always)]
 fn write_token(token: Token<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-    let (header, body): (Header, &[u8]) = match token {
-        Token::Nil => (Header::Nil, &[]),
-        Token::Bool(b) => (Header::Bool(b), &[]),
+    match token {
+        Token::Nil => header::write_nil(out),
+        Token::Bool(b) => header::write_bool(b, out),
         Token::Integer(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => (Header::Uint(u), &[]),
-            (None, Some(i)) => (Header::Int(i), &[]),
-            (None, None) => {
-                crate::invariant::broken("an integer that is neither u64 nor i64");
-                (Header::Nil, &[])
-            }
+            (Some(u), _) => header::write_uint(u, out),
+            (None, Some(i)) => header::write_negative(i, out),
+            (None, None) => crate::invariant::broken("an integer that is neither u64 nor i64"),
         },
-        Token::F32(x) => (Header::F32(x), &[]),
-        Token::F64(x) => (Header::F64(x), &[]),
+        Token::F32(x) => header::write_f32(x, out),
+        Token::F64(x) => header::write_f64(x, out),
         Token::Str(s) => {
             let text = s.as_bytes();
-            (Header::Str(wire_len(LengthOf::Str, text.len())?), text)
+            header::write_str_len(wire_len(LengthOf::Str, text.len())?, out);
+            out.extend_from_slice(text);
         }
-        Token::Bin(b) => (Header::Bin(wire_len(LengthOf::Bin, b.len())?), b),
+        Token::Bin(b) => {
+            header::write_bin_len(wire_len(LengthOf::Bin, b.len())?, out);
+            out.extend_from_slice(b);
+        }
         Token::Ext(ext_type, payload) => {
             let len = wire_len(LengthOf::Ext, payload.len())?;
-            (Header::Ext { ext_type, len }, payload)
+            header::write_ext_header(ext_type, len, out);
+            out.extend_from_slice(payload);
         }
         Token::Timestamp(ts) => {
             let (buf, len) = ts.to_ext_payload();
-            let header = Header::Ext {
-                ext_type: TIMESTAMP_EXT_TYPE,
-                len: wire_len(LengthOf::Ext, len)?,
-            };
-            header.write(out);
-            out.extend_from_slice(buf.get(..len).unwrap_or(&buf));
-            return Ok(());
+            let payload = crate::invariant::expect_or(buf.get(..len), &buf, "timestamp length");
+            header::write_ext_header(TIMESTAMP_EXT_TYPE, wire_len(LengthOf::Ext, len)?, out);
+            out.extend_from_slice(payload);
         }
-        Token::Array(n) => (Header::Array(wire_len(LengthOf::Array, n)?), &[]),
-        Token::Map(n) => (Header::Map(wire_len(LengthOf::Map, n)?), &[]),
-    };
-    header.write(out);
-    out.extend_from_slice(body);
+        Token::Array(n) => header::write_array_len(wire_len(LengthOf::Array, n)?, out),
+        Token::Map(n) => header::write_map_len(wire_len(LengthOf::Map, n)?, out),
+    }
     Ok(())
 }

@@ -120,26 +120,28 @@ impl Str {
     /// cannot forward: that move cost more than the rest of decoding a short str.
     #[inline(always)]
     pub(crate) fn set_short(&mut self, text: ShortText<'_>) {
-        match &mut self.0 {
-            Repr::Inline(inline) => {
-                if let Some(bytes) = inline.bytes.get_mut(..text.bytes.len()) {
-                    bytes.copy_from_slice(text.bytes);
-                    inline.len = text.len;
-                } else {
-                    invariant::broken("ShortText longer than inline capacity");
-                }
-            }
-            Repr::Heap(_) => {
-                let mut bytes = [0; Str::INLINE_CAPACITY];
-                if let Some(prefix) = bytes.get_mut(..text.bytes.len()) {
-                    prefix.copy_from_slice(text.bytes);
-                }
-                *self = Str(Repr::Inline(Inline {
-                    bytes,
-                    len: text.len,
-                }));
+        if let Repr::Inline(inline) = &mut self.0 {
+            if let Some(bytes) = inline.bytes.get_mut(..text.bytes.len()) {
+                bytes.copy_from_slice(text.bytes);
+                inline.len = text.len;
+                return;
             }
         }
+        self.replace_with_short(text);
+    }
+
+    /// [`set_short`](Self::set_short) for heap text (which the decoder never passes).
+    #[cold]
+    fn replace_with_short(&mut self, text: ShortText<'_>) {
+        let mut bytes = [0; Str::INLINE_CAPACITY];
+        match bytes.get_mut(..text.bytes.len()) {
+            Some(prefix) => prefix.copy_from_slice(text.bytes),
+            None => invariant::broken("ShortText longer than inline capacity"),
+        }
+        *self = Str(Repr::Inline(Inline {
+            bytes,
+            len: text.len,
+        }));
     }
 
     pub(crate) fn heap(text: Box<str>) -> Str {

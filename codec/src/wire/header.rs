@@ -174,55 +174,110 @@ impl Header {
     }
 
     /// Appends this header in its smallest form: the fix forms where the value fits, then the
-    /// narrowest width; a non-negative `Int` is written as a uint.
+    /// narrowest width; a non-negative `Int` is written as a uint. (The encoder, which knows
+    /// each kind already, calls the writers below directly; this is their one dispatch, for
+    /// code that holds a `Header`: the tests' read/write round trip, and the token reader.)
+    #[cfg_attr(not(test), allow(dead_code))]
     #[inline]
     pub(crate) fn write(self, out: &mut Vec<u8>) {
         match self {
             Header::Nil => out.push(NIL),
-            Header::Bool(false) => out.push(FALSE),
-            Header::Bool(true) => out.push(TRUE),
+            Header::Bool(b) => write_bool(b, out),
             Header::Uint(n) => write_uint(n, out),
             Header::Int(n) => match u64::try_from(n) {
                 Ok(u) => write_uint(u, out),
                 Err(_) => write_negative(n, out),
             },
-            Header::F32(x) => {
-                out.push(F32);
-                out.extend_from_slice(&x.to_be_bytes());
-            }
-            Header::F64(x) => {
-                out.push(F64);
-                out.extend_from_slice(&x.to_be_bytes());
-            }
-            Header::Str(len) if len < FIXSTR_LIMIT => out.push(FIXSTR | low_bits(len)),
-            Header::Str(len) => write_len(len, Some(STR8), STR16, STR32, out),
-            Header::Bin(len) => write_len(len, Some(BIN8), BIN16, BIN32, out),
-            Header::Array(len) if len < FIXCONTAINER_LIMIT => out.push(FIXARRAY | low_bits(len)),
-            Header::Array(len) => write_len(len, None, ARRAY16, ARRAY32, out),
-            Header::Map(len) if len < FIXCONTAINER_LIMIT => out.push(FIXMAP | low_bits(len)),
-            Header::Map(len) => write_len(len, None, MAP16, MAP32, out),
-            Header::Ext { ext_type, len } => {
-                match len {
-                    1 => out.push(FIXEXT1),
-                    2 => out.push(FIXEXT2),
-                    4 => out.push(FIXEXT4),
-                    8 => out.push(FIXEXT8),
-                    16 => out.push(FIXEXT16),
-                    _ => write_len(len, Some(EXT8), EXT16, EXT32, out),
-                }
-                out.extend_from_slice(&ext_type.to_be_bytes());
-            }
+            Header::F32(x) => write_f32(x, out),
+            Header::F64(x) => write_f64(x, out),
+            Header::Str(len) => write_str_len(len, out),
+            Header::Bin(len) => write_bin_len(len, out),
+            Header::Array(len) => write_array_len(len, out),
+            Header::Map(len) => write_map_len(len, out),
+            Header::Ext { ext_type, len } => write_ext_header(ext_type, len, out),
         }
     }
 }
 
+// One writer per header kind, so an encoder that already knows the kind writes it without
+// building a `Header` and dispatching on it again.
+
+#[inline]
+pub(crate) fn write_nil(out: &mut Vec<u8>) {
+    out.push(NIL);
+}
+
+#[inline]
+pub(crate) fn write_bool(b: bool, out: &mut Vec<u8>) {
+    out.push(if b { TRUE } else { FALSE });
+}
+
+#[inline]
+pub(crate) fn write_f32(x: f32, out: &mut Vec<u8>) {
+    out.push(F32);
+    out.extend_from_slice(&x.to_be_bytes());
+}
+
+#[inline]
+pub(crate) fn write_f64(x: f64, out: &mut Vec<u8>) {
+    out.push(F64);
+    out.extend_from_slice(&x.to_be_bytes());
+}
+
+#[inline]
+pub(crate) fn write_str_len(len: u32, out: &mut Vec<u8>) {
+    if len < FIXSTR_LIMIT {
+        out.push(FIXSTR | low_bits(len));
+    } else {
+        write_len(len, Some(STR8), STR16, STR32, out);
+    }
+}
+
+#[inline]
+pub(crate) fn write_bin_len(len: u32, out: &mut Vec<u8>) {
+    write_len(len, Some(BIN8), BIN16, BIN32, out);
+}
+
+#[inline]
+pub(crate) fn write_array_len(len: u32, out: &mut Vec<u8>) {
+    if len < FIXCONTAINER_LIMIT {
+        out.push(FIXARRAY | low_bits(len));
+    } else {
+        write_len(len, None, ARRAY16, ARRAY32, out);
+    }
+}
+
+#[inline]
+pub(crate) fn write_map_len(len: u32, out: &mut Vec<u8>) {
+    if len < FIXCONTAINER_LIMIT {
+        out.push(FIXMAP | low_bits(len));
+    } else {
+        write_len(len, None, MAP16, MAP32, out);
+    }
+}
+
+#[inline]
+pub(crate) fn write_ext_header(ext_type: i8, len: u32, out: &mut Vec<u8>) {
+    match len {
+        1 => out.push(FIXEXT1),
+        2 => out.push(FIXEXT2),
+        4 => out.push(FIXEXT4),
+        8 => out.push(FIXEXT8),
+        16 => out.push(FIXEXT16),
+        _ => write_len(len, Some(EXT8), EXT16, EXT32, out),
+    }
+    out.extend_from_slice(&ext_type.to_be_bytes());
+}
+
 /// The low bits of a fix marker: `len` is below the fix limit (at most 32) here.
+#[inline(always)]
 fn low_bits(len: u32) -> u8 {
     let bits = u8::try_from(len).ok().filter(|b| *b < 32);
     crate::invariant::expect_or(bits, 0, "a fix-form length above 31")
 }
 
 /// A length in the narrowest of the 8- (if the type has one), 16- or 32-bit forms.
+#[inline]
 fn write_len(len: u32, m8: Option<u8>, m16: u8, m32: u8, out: &mut Vec<u8>) {
     match (m8, u8::try_from(len), u16::try_from(len)) {
         (Some(m8), Ok(l8), _) => out.extend_from_slice(&[m8, l8]),
@@ -237,7 +292,9 @@ fn write_len(len: u32, m8: Option<u8>, m16: u8, m32: u8, out: &mut Vec<u8>) {
     }
 }
 
-fn write_uint(u: u64, out: &mut Vec<u8>) {
+/// A non-negative integer in its smallest form.
+#[inline]
+pub(crate) fn write_uint(u: u64, out: &mut Vec<u8>) {
     if let Ok(b) = u8::try_from(u) {
         if b < 0x80 {
             out.push(b);
@@ -256,8 +313,9 @@ fn write_uint(u: u64, out: &mut Vec<u8>) {
     }
 }
 
-/// A negative integer in its smallest form.
-fn write_negative(i: i64, out: &mut Vec<u8>) {
+/// A negative integer in its smallest form (a non-negative one is a uint).
+#[inline]
+pub(crate) fn write_negative(i: i64, out: &mut Vec<u8>) {
     if let Ok(b) = i8::try_from(i) {
         if b >= -32 {
             out.extend_from_slice(&b.to_be_bytes());
