@@ -5,7 +5,10 @@ use std::collections::BTreeMap;
 
 use plotters::prelude::*;
 
+use hardpack::Limit;
+
 use crate::audit::Row;
+use crate::limit_flags::limit_by_name;
 use crate::units::human_bytes;
 
 fn escape(s: &str) -> String {
@@ -42,6 +45,38 @@ fn upper_bound(values: impl Iterator<Item = usize>, margin: f64) -> f64 {
     values.max().unwrap_or(2).max(2) as f64 * margin
 }
 
+/// Where a heap of 0 bytes is drawn: a log axis has no 0, so zero sits on the axis's bottom
+/// edge, half a byte, and is labelled `0 B` there.
+const ZERO_HEAP: f64 = 0.5;
+
+/// A heap size on a log axis (0 at [`ZERO_HEAP`]).
+fn heap_coord(bytes: usize) -> f64 {
+    if bytes == 0 {
+        ZERO_HEAP
+    } else {
+        bytes as f64
+    }
+}
+
+/// A tick label of a byte axis: `0 B` at the zero edge, else `512 B`, `64 KiB`, `1.5 MiB`
+/// (no `.0`). The log axes have base 2, so their ticks fall on powers of two and the labels
+/// are round.
+fn bytes_tick(v: f64) -> String {
+    if v < 1.0 {
+        return "0 B".to_string();
+    }
+    human_bytes(v.round() as usize).replace(".0 ", " ")
+}
+
+/// The part of the line y = factor * x that lies inside [x0, x1] x [y0, y1], as its two ends
+/// (`None` when it misses the box): clipping must keep the slope, so both ends move along
+/// the line, not only the one that leaves the box.
+fn clipped_line(factor: f64, (x0, x1): (f64, f64), (y0, y1): (f64, f64)) -> Option<[(f64, f64); 2]> {
+    let start = x0.max(y0 / factor);
+    let end = x1.min(y1 / factor);
+    (start < end).then_some([(start, start * factor), (end, end * factor)])
+}
+
 /// Peak heap against input size, log-log, decoded and rejected payloads apart.
 pub fn peak_vs_input_svg(rows: &[Row]) -> Result<String, String> {
     let mut svg = String::new();
@@ -56,16 +91,20 @@ pub fn peak_vs_input_svg(rows: &[Row]) -> Result<String, String> {
                 ("sans-serif", 20),
             )
             .margin(12)
+            .margin_right(40)
             .x_label_area_size(45)
             .y_label_area_size(80)
-            .build_cartesian_2d((1f64..max_x).log_scale(), (1f64..max_y).log_scale())
+            .build_cartesian_2d(
+                (1f64..max_x).log_scale().base(2.0),
+                (ZERO_HEAP..max_y).log_scale().base(2.0),
+            )
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
             .x_desc("input bytes")
-            .y_desc("peak heap bytes")
-            .x_label_formatter(&|v| human_bytes(*v as usize))
-            .y_label_formatter(&|v| human_bytes(*v as usize))
+            .y_desc("peak heap bytes (0 B on the bottom edge)")
+            .x_label_formatter(&|v| bytes_tick(*v))
+            .y_label_formatter(&|v| bytes_tick(*v))
             .draw()
             .map_err(|e| e.to_string())?;
         for (status, color) in [
@@ -76,7 +115,7 @@ pub fn peak_vs_input_svg(rows: &[Row]) -> Result<String, String> {
             let points: Vec<(f64, f64)> = rows
                 .iter()
                 .filter(|r| r.status == status)
-                .map(|r| (r.input_bytes.max(1) as f64, r.peak_heap_bytes.max(1) as f64))
+                .map(|r| (r.input_bytes.max(1) as f64, heap_coord(r.peak_heap_bytes)))
                 .collect();
             if points.is_empty() {
                 continue;
@@ -91,19 +130,20 @@ pub fn peak_vs_input_svg(rows: &[Row]) -> Result<String, String> {
                 .label(status)
                 .legend(move |(x, y)| Circle::new((x, y), 4, color.filled()));
         }
-        // Reference lines: 1x and 24x the input (one Value per input byte).
-        for (factor, label) in [
-            (1.0, "1 byte per input byte"),
-            (24.0, "24 bytes per input byte"),
+        // Reference lines: 1x and 24x the input (one Value per input byte), each its own colour.
+        for (factor, label, color) in [
+            (1.0, "1 byte per input byte", PALETTE[2]),
+            (24.0, "24 bytes per input byte (one Value)", PALETTE[4]),
         ] {
+            let Some(ends) = clipped_line(factor, (1.0, max_x), (1.0, max_y)) else {
+                continue;
+            };
+            let style = ShapeStyle::from(&color).stroke_width(2);
             chart
-                .draw_series(LineSeries::new(
-                    [(1.0, factor), (max_x, (max_x * factor).min(max_y))],
-                    ShapeStyle::from(&BLACK.mix(0.3)).stroke_width(1),
-                ))
+                .draw_series(DashedLineSeries::new(ends, 8, 5, style))
                 .map_err(|e| e.to_string())?
                 .label(label)
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], BLACK.mix(0.3)));
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], style));
         }
         chart
             .configure_series_labels()
@@ -128,7 +168,7 @@ pub fn sweep_svg(rows: &[Row], limit: &str) -> Result<String, String> {
         if let Some(v) = r.limit_value {
             by_path.entry(short_name(&r.path)).or_default().push((
                 v.max(1) as f64,
-                r.peak_heap_bytes.max(1) as f64,
+                heap_coord(r.peak_heap_bytes),
                 r.status == "decoded",
             ));
         }
@@ -158,37 +198,39 @@ pub fn sweep_svg(rows: &[Row], limit: &str) -> Result<String, String> {
                 ("sans-serif", 20),
             )
             .margin(12)
+            .margin_right(40)
             .x_label_area_size(45)
             .y_label_area_size(80)
-            .build_cartesian_2d((min_x..max_x).log_scale(), (1f64..max_y).log_scale())
+            .build_cartesian_2d(
+                (min_x..max_x).log_scale().base(2.0),
+                (ZERO_HEAP..max_y).log_scale().base(2.0),
+            )
             .map_err(|e| e.to_string())?;
-        let is_bytes = limit == "max_alloc_bytes"
-            || limit.ends_with("_len") && limit != "max_array_len" && limit != "max_map_len";
+        let is_bytes = limit_by_name(limit).is_ok_and(Limit::counts_bytes);
         chart
             .configure_mesh()
             .x_desc(limit)
-            .y_desc("peak heap bytes")
+            .y_desc("peak heap bytes (0 B on the bottom edge)")
             .x_label_formatter(&|v| {
                 if is_bytes {
-                    human_bytes(*v as usize)
+                    bytes_tick(*v)
                 } else {
-                    format!("{}", *v as usize)
+                    format!("{}", v.round() as usize)
                 }
             })
-            .y_label_formatter(&|v| human_bytes(*v as usize))
+            .y_label_formatter(&|v| bytes_tick(*v))
             .draw()
             .map_err(|e| e.to_string())?;
-        if limit == "max_alloc_bytes" {
-            chart
-                .draw_series(LineSeries::new(
-                    [(min_x, min_x), (max_x, max_x.min(max_y))],
-                    ShapeStyle::from(&BLACK).stroke_width(3),
-                ))
-                .map_err(|e| e.to_string())?
-                .label("the budget (peak must stay on or under it)")
-                .legend(|(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 15, y)], BLACK.stroke_width(3))
-                });
+        if limit == Limit::AllocBytes.name() {
+            if let Some(ends) = clipped_line(1.0, (min_x, max_x), (1.0, max_y)) {
+                chart
+                    .draw_series(LineSeries::new(ends, BLACK.stroke_width(3)))
+                    .map_err(|e| e.to_string())?
+                    .label("the budget (peak must stay on or under it)")
+                    .legend(|(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 15, y)], BLACK.stroke_width(3))
+                    });
+            }
         }
         for (i, (name, mut points)) in series.into_iter().enumerate() {
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -242,7 +284,7 @@ pub fn report(rows: &[Row], sweep_limit: Option<&str>, command: &str) -> Result<
     );
     html += "<h1>hardpack allocation audit</h1>\n";
     html += &format!(
-        "<p class=\"summary\"><code>{}</code><br>{} decodes, {} failed (crashed or over budget); worst amplification {}</p>\n",
+        "<p class=\"summary\"><code>{}</code><br>{} decodes, {} failed (unreadable, crashed or over budget); worst amplification {}</p>\n",
         escape(command),
         rows.len(),
         failed,
@@ -278,4 +320,30 @@ pub fn report(rows: &[Row], sweep_limit: Option<&str>, command: &str) -> Result<
     }
     html += "</table>\n</body></html>\n";
     Ok(html)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clipped_line_keeps_its_slope() {
+        // y = 24x in a box whose top cuts it: the end moves left along the line.
+        let [a, b] = clipped_line(24.0, (1.0, 1000.0), (1.0, 2400.0)).unwrap();
+        assert_eq!(a, (1.0, 24.0));
+        assert_eq!(b, (100.0, 2400.0));
+        // y = x from a start below the box's bottom: the start moves right.
+        let [a, _] = clipped_line(1.0, (0.5, 10.0), (1.0, 100.0)).unwrap();
+        assert_eq!(a, (1.0, 1.0));
+        assert!(clipped_line(1000.0, (1.0, 10.0), (1.0, 10.0)).is_none());
+    }
+
+    #[test]
+    fn byte_ticks_are_round_and_zero_is_labelled() {
+        assert_eq!(bytes_tick(ZERO_HEAP), "0 B");
+        assert_eq!(bytes_tick(1024.0), "1 KiB");
+        assert_eq!(bytes_tick(1_048_576.0), "1 MiB");
+        assert_eq!(bytes_tick(1536.0), "1.5 KiB");
+        assert_eq!(heap_coord(0), ZERO_HEAP);
+    }
 }
