@@ -71,7 +71,11 @@ fn bytes_tick(v: f64) -> String {
 /// The part of the line y = factor * x that lies inside [x0, x1] x [y0, y1], as its two ends
 /// (`None` when it misses the box): clipping must keep the slope, so both ends move along
 /// the line, not only the one that leaves the box.
-fn clipped_line(factor: f64, (x0, x1): (f64, f64), (y0, y1): (f64, f64)) -> Option<[(f64, f64); 2]> {
+fn clipped_line(
+    factor: f64,
+    (x0, x1): (f64, f64),
+    (y0, y1): (f64, f64),
+) -> Option<[(f64, f64); 2]> {
     let start = x0.max(y0 / factor);
     let end = x1.min(y1 / factor);
     (start < end).then_some([(start, start * factor), (end, end * factor)])

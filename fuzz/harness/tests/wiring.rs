@@ -74,3 +74,17 @@ fn every_target_has_a_cargo_fuzz_bin_and_seeds() {
         assert!(count > 0, "no seeds in {}", seeds.display());
     }
 }
+
+#[test]
+fn the_harness_declares_the_workspace_rust_version() {
+    // The harness is also built from the fuzz/ and fuzz/afl/ workspaces, so it cannot inherit
+    // rust-version from the main workspace: its literal must follow [workspace.package].
+    let declared = |path: &str| {
+        std::fs::read_to_string(root().join(path))
+            .unwrap()
+            .lines()
+            .find_map(|l| l.strip_prefix("rust-version = ").map(str::to_owned))
+    };
+    let workspace = declared("Cargo.toml").expect("rust-version in [workspace.package]");
+    assert_eq!(declared("fuzz/harness/Cargo.toml"), Some(workspace));
+}
