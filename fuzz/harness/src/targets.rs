@@ -178,11 +178,12 @@ fn check_round_trip(value: &Value, input_len: usize) {
     );
 }
 
-/// How the first bytes of a `decode_limits` input choose the limits.
-pub const LIMITS_HEADER_LEN: usize = 8;
+/// How many of the first bytes of a `decode_limits` input choose the limits: one byte for
+/// each limit of [`Limit::ALL`] but the budget, in that order, then two for the budget.
+pub const LIMITS_HEADER_LEN: usize = Limit::ALL.len() + 1;
 
-/// One byte to a length limit: small values as they are (the interesting edges), the top few
-/// to the large settings.
+/// One byte to a length or depth limit: small values as they are (the interesting edges),
+/// the top few to the large settings.
 fn length_limit(b: u8) -> usize {
     match b {
         0..=249 => usize::from(b),
@@ -194,26 +195,28 @@ fn length_limit(b: u8) -> usize {
     }
 }
 
-/// The Limits a `decode_limits` input asks for, and the payload after the header.
+/// The Limits a `decode_limits` input asks for, and the payload after the header. Missing
+/// header bytes are 0xff. The limits come from [`Limit::ALL`], so a new limit is fuzzed
+/// as soon as it exists.
 pub fn limits_from_input(data: &[u8]) -> (Limits, &[u8]) {
     let mut header = [0xffu8; LIMITS_HEADER_LEN];
     for (h, d) in header.iter_mut().zip(data) {
         *h = *d;
     }
     let payload = data.get(LIMITS_HEADER_LEN..).unwrap_or_default();
-    let [depth, array, map, string, bin, ext, alloc_hi, alloc_lo] = header;
-    let limits = Limits::default()
-        .with(Limit::Depth, length_limit(depth))
-        .with(Limit::ArrayLen, length_limit(array))
-        .with(Limit::MapLen, length_limit(map))
-        .with(Limit::StrLen, length_limit(string))
-        .with(Limit::BinLen, length_limit(bin))
-        .with(Limit::ExtLen, length_limit(ext))
-        // 0 to 4 MiB in 64-byte steps.
-        .with(
-            Limit::AllocBytes,
-            usize::from(u16::from_be_bytes([alloc_hi, alloc_lo])) * 64,
-        );
+    let mut bytes = header.iter().copied();
+    let mut limits = Limits::default();
+    for limit in Limit::ALL {
+        let value = if limit == Limit::AllocBytes {
+            // 0 to 4 MiB in 64-byte steps.
+            let hi = bytes.next().unwrap_or(0xff);
+            let lo = bytes.next().unwrap_or(0xff);
+            usize::from(u16::from_be_bytes([hi, lo])) * 64
+        } else {
+            length_limit(bytes.next().unwrap_or(0xff))
+        };
+        limits.set(limit, value);
+    }
     (limits, payload)
 }
 
@@ -520,4 +523,29 @@ pub fn encode_deep(data: &[u8]) -> Outcome {
         std::panic::resume_unwind(panic);
     }
     Outcome::Checked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limits_header_reads_in_the_order_of_limit_all() {
+        // The committed decode_limits seeds were written for this layout: depth, array, map,
+        // str, bin, ext, then the budget in two bytes (x64).
+        let (limits, payload) = limits_from_input(&[1, 2, 3, 4, 5, 6, 0, 2, 0xc0]);
+        assert_eq!(
+            limits,
+            Limits::default()
+                .with(Limit::Depth, 1)
+                .with(Limit::ArrayLen, 2)
+                .with(Limit::MapLen, 3)
+                .with(Limit::StrLen, 4)
+                .with(Limit::BinLen, 5)
+                .with(Limit::ExtLen, 6)
+                .with(Limit::AllocBytes, 128)
+        );
+        assert_eq!(payload, [0xc0]);
+        assert_eq!(LIMITS_HEADER_LEN, 8);
+    }
 }
