@@ -97,29 +97,35 @@ impl Builder {
         self.budget.used
     }
 
-    /// Takes one finished scalar. Returns it when it is the whole document.
+    /// Takes one finished scalar. True when it finished the document
+    /// ([`take_finished`](Self::take_finished) has it then).
     #[inline(always)]
-    pub(crate) fn push_value(&mut self, value: Value) -> Option<Value> {
+    pub(crate) fn push_value(&mut self, value: Value) -> bool {
         self.values.push_with(|slot| fill_nil(slot, value))
     }
 
     /// Takes one str short enough to be held inline (it allocates nothing).
     #[inline(always)]
-    pub(crate) fn push_short_str(&mut self, text: ShortText<'_>) -> Option<Value> {
+    pub(crate) fn push_short_str(&mut self, text: ShortText<'_>) -> bool {
         self.values.push_short_str(text)
+    }
+
+    /// The finished document.
+    pub(crate) fn take_finished(&mut self) -> Option<Value> {
+        self.values.take_finished()
     }
 
     /// Opens an array (`is_map` false) or map of `len` > 0 children, charging its vector and
     /// any growth of the stack of open containers. The caller has checked the depth and the
     /// room the claim needs; an empty container is a scalar for the builder.
-    pub(crate) fn open(&mut self, is_map: bool, len: usize) -> Result<Option<Value>, ErrorKind> {
+    pub(crate) fn open(&mut self, is_map: bool, len: usize) -> Result<bool, ErrorKind> {
         if len == 0 {
             let empty = if is_map {
                 Value::Map(crate::Map::default())
             } else {
                 Value::Array(crate::Array::default())
             };
-            return Ok(self.values.push(empty));
+            return Ok(self.values.complete(empty));
         }
         let children = if is_map {
             let mut entries = self.budget.vec(len)?;
@@ -136,7 +142,7 @@ impl Builder {
                 .reserve(bytes, || values.try_grow_stack(entries))?;
         }
         self.values.open_children(children);
-        Ok(None)
+        Ok(false)
     }
 
     /// A charged, fallible copy of `bytes`.

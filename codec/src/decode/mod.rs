@@ -95,13 +95,17 @@ impl Decoder {
         loop {
             let start = run.cur.position();
             let step = run.item();
-            let done = step.map_err(|kind| Error::new(kind, start, run.builder.depth()))?;
+            let finished = step.map_err(|kind| Error::new(kind, start, run.builder.depth()))?;
             // Every item is at least its marker byte, so the loop ends on any input.
             debug_assert!(
                 run.cur.position() > start,
                 "a decode step consumed no input"
             );
-            if let Some(value) = done {
+            if finished {
+                let value = run.builder.take_finished().unwrap_or_else(|| {
+                    crate::invariant::broken("a finished decode without its value");
+                    Value::Nil
+                });
                 let stats = DecodeStats {
                     consumed: run.cur.position(),
                     charged_bytes: run.builder.charged(),
@@ -166,8 +170,8 @@ impl<'a> Run<'a, '_> {
     }
 
     /// Reads one item (a scalar with its body, or a container header) and hands it to the
-    /// builder.
-    fn item(&mut self) -> Result<Option<Value>, ErrorKind> {
+    /// builder. True when it finished the document.
+    fn item(&mut self) -> Result<bool, ErrorKind> {
         let header = match Header::read(&mut self.cur) {
             Ok(h) => h,
             Err(HeaderError::Incomplete(e)) => return Err(self.incomplete(e)),
@@ -249,7 +253,7 @@ impl<'a> Run<'a, '_> {
 
     /// Handles a str whose bytes are not UTF-8, by the decoder's policy.
     #[cold]
-    fn invalid_utf8(&mut self, bytes: &[u8]) -> Result<Option<Value>, ErrorKind> {
+    fn invalid_utf8(&mut self, bytes: &[u8]) -> Result<bool, ErrorKind> {
         match self.invalid_utf8 {
             InvalidUtf8::Reject => Err(ErrorKind::InvalidUtf8 {
                 valid_up_to: std::str::from_utf8(bytes)

@@ -58,6 +58,8 @@ pub struct ValueBuilder {
     open: Vec<OpenContainer>,
     /// Sum of `left` over `open` except the innermost, which changes with every item.
     pending_outside: usize,
+    /// The top-level value, once its last item arrived, until it is taken.
+    finished: Option<Value>,
 }
 
 impl ValueBuilder {
@@ -69,14 +71,15 @@ impl ValueBuilder {
     /// Adds a finished value (a scalar, or a container built some other way) as the next
     /// item. Returns the top-level value when this item completed it.
     pub fn push(&mut self, value: Value) -> Option<Value> {
-        self.complete(value)
+        self.complete(value);
+        self.take_finished()
     }
 
     /// Starts an array: the next `len` items are its elements. Returns the top-level value
     /// when an empty array completed it.
     pub fn start_array(&mut self, len: usize) -> Option<Value> {
         if len == 0 {
-            return self.complete(Value::Array(Array::default()));
+            return self.push(Value::Array(Array::default()));
         }
         let mut items = Vec::with_capacity(len);
         items.resize_with(len, || Value::Nil);
@@ -88,7 +91,7 @@ impl ValueBuilder {
     /// the top-level value when an empty map completed it.
     pub fn start_map(&mut self, len: usize) -> Option<Value> {
         if len == 0 {
-            return self.complete(Value::Map(Map::default()));
+            return self.push(Value::Map(Map::default()));
         }
         let mut entries = Vec::with_capacity(len);
         entries.resize_with(len, || (Value::Nil, Value::Nil));
@@ -104,6 +107,13 @@ impl ValueBuilder {
     /// True when no value is in progress.
     pub fn is_empty(&self) -> bool {
         self.open.is_empty()
+    }
+
+    /// The finished top-level value, once (after an item for which the decoder's side got
+    /// `true`).
+    #[inline]
+    pub(crate) fn take_finished(&mut self) -> Option<Value> {
+        self.finished.take()
     }
 
     /// Opens a container whose children vector has exactly its count of nil slots (at least
@@ -152,9 +162,10 @@ impl ValueBuilder {
             .saturating_sub(self.open.len())
     }
 
-    /// Takes one str short enough to be held inline, written straight into its slot.
+    /// Takes one str short enough to be held inline, written straight into its slot. True
+    /// when it finished the top-level value.
     #[inline(always)]
-    pub(crate) fn push_short_str(&mut self, text: ShortText<'_>) -> Option<Value> {
+    pub(crate) fn push_short_str(&mut self, text: ShortText<'_>) -> bool {
         self.push_with(|slot| {
             fill_nil(slot, Value::Str(Str::default()));
             match slot {
@@ -164,18 +175,23 @@ impl ValueBuilder {
         })
     }
 
-    /// Takes one scalar, which `write` puts into a nil slot. The common case (an open
-    /// container with more to come) is inlined into each caller and writes straight into the
-    /// container's next slot, so the value is not moved through the stack.
+    /// Takes one scalar, which `write` puts into a nil slot; true when it finished the
+    /// top-level value. The common case (an open container with more to come) is inlined into
+    /// each caller and writes straight into the container's next slot, so the value is not
+    /// moved through the stack.
+    ///
+    /// Answering with a `bool` (the finished value waits in the builder) keeps a 24-byte
+    /// `Option<Value>` out of every return: its niche byte, stored alone, then reloaded in a
+    /// wider word, stalled store forwarding on every container's last item.
     #[inline(always)]
-    pub(crate) fn push_with(&mut self, write: impl FnOnce(&mut Value)) -> Option<Value> {
+    pub(crate) fn push_with(&mut self, write: impl FnOnce(&mut Value)) -> bool {
         match self.open.last_mut() {
             Some(top) if top.left > 1 => {
                 match top.next_slot() {
                     Some(slot) => write(slot),
                     None => invariant::broken("an open container without a free slot"),
                 }
-                None
+                false
             }
             _ => {
                 let mut value = Value::Nil;
@@ -186,19 +202,21 @@ impl ValueBuilder {
     }
 
     /// Files a finished value under the innermost open container, closing every container it
-    /// completes. Returns the top-level value once it is finished.
+    /// completes. True when the top-level value is finished (it waits in `finished`).
     #[inline(never)]
-    pub(crate) fn complete(&mut self, mut value: Value) -> Option<Value> {
+    pub(crate) fn complete(&mut self, mut value: Value) -> bool {
         loop {
             let Some(top) = self.open.last_mut() else {
-                return Some(value);
+                debug_assert!(self.finished.is_none(), "a finished value was not taken");
+                self.finished = Some(value);
+                return true;
             };
             match top.next_slot() {
                 Some(slot) => fill_nil(slot, value),
                 None => invariant::broken("an open container without a free slot"),
             }
             if top.left > 0 {
-                return None;
+                return false;
             }
             let finished = self.open.pop().map(|c| c.children);
             if let Some(parent) = self.open.last() {
@@ -209,7 +227,7 @@ impl ValueBuilder {
                 Some(Children::Entries(entries)) => Value::Map(Map::from(entries)),
                 None => {
                     invariant::broken("a finished container vanished from the stack");
-                    return None;
+                    return false;
                 }
             };
         }
@@ -231,7 +249,7 @@ impl ValueBuilder {
             Token::Array(n) => return self.start_array(n),
             Token::Map(n) => return self.start_map(n),
         };
-        self.complete(value)
+        self.push(value)
     }
 }
 
