@@ -16,6 +16,8 @@ mod display;
 mod drop;
 mod hash;
 pub(crate) mod leaf;
+#[macro_use]
+mod macros;
 pub(crate) mod walk;
 
 pub use access::{Index, TryFromValueError};
