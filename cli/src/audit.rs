@@ -176,11 +176,12 @@ pub fn audit_one(
     limits: &Limits,
     limit_value: Option<usize>,
 ) -> Result<Row, String> {
-    let unreadable = |why: String| Row {
+    // A row for a payload that did not get as far as a report.
+    let empty_row = |input_bytes: usize, status: &'static str, detail: String| Row {
         path: path.to_path_buf(),
-        input_bytes: 0,
-        status: "unreadable",
-        detail: why,
+        input_bytes,
+        status,
+        detail,
         peak_heap_bytes: 0,
         allocations: 0,
         amplification: 0.0,
@@ -192,26 +193,14 @@ pub fn audit_one(
     // Reading it here also catches what metadata alone would not (permissions, directories).
     let input_bytes = match std::fs::read(path) {
         Ok(bytes) => bytes.len(),
-        Err(e) => return Ok(unreadable(e.to_string())),
+        Err(e) => return Ok(empty_row(0, "unreadable", e.to_string())),
     };
     let mut args = vec!["repro".to_string(), "--json".to_string()];
     args.extend(limit_args(limits));
     args.push(path.display().to_string());
     let (code, stdout) = run_guarded(exe, &args, &ChildLimits::for_limits(limits))?;
     let parsed: Option<Json> = serde_json::from_slice(&stdout).ok();
-    let mut row = Row {
-        path: path.to_path_buf(),
-        input_bytes,
-        status: "crashed",
-        detail: String::new(),
-        peak_heap_bytes: 0,
-        allocations: 0,
-        amplification: 0.0,
-        depth_reached: 0,
-        elapsed_us: 0.0,
-        limit_value,
-        over_budget: false,
-    };
+    let mut row = empty_row(input_bytes, "crashed", String::new());
     match (code, parsed) {
         (Ok(0 | 1), Some(report)) => {
             let outcome = &report["outcome"];
