@@ -2,6 +2,7 @@
 //! buffer by one walk over the value (no recursion); headers go through the wire layer.
 
 use crate::error::{EncodeError, LengthOf};
+use crate::prelude::*;
 use crate::timestamp::TIMESTAMP_EXT_TYPE;
 use crate::value::walk::{Event, Root, Token, Walk};
 use crate::value::Value;

@@ -1,6 +1,6 @@
 //! Errors: what went wrong, where (byte offset) and at what nesting depth.
 
-use std::fmt;
+use core::fmt;
 
 use crate::limits::Limit;
 
@@ -171,7 +171,7 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}
 
 /// What made a [`Value`](crate::Value) impossible to encode. Only values built by hand can be
 /// like this: everything a decoder produced encodes.
@@ -246,4 +246,4 @@ impl fmt::Display for EncodeError {
     }
 }
 
-impl std::error::Error for EncodeError {}
+impl core::error::Error for EncodeError {}

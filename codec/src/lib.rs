@@ -31,8 +31,13 @@
 //!     strict.decode(&[0x91, 0x90]).unwrap_err().kind(),
 //!     ErrorKind::LimitExceeded { limit: Limit::Depth, max: 1, claimed: 2 }
 //! ));
-//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # Ok::<(), Box<dyn core::error::Error>>(())
 //! ```
+//!
+//! ## `no_std`
+//! With `default-features = false` the crate is `no_std` + `alloc` (CI builds it for
+//! `thumbv7em-none-eabihf`). The `std` feature (on by default) adds `From<HashMap>` for
+//! values; `Error` implements `core::error::Error` either way.
 //!
 //! ## What is still unbounded
 //! Encoding appends to a `Vec<u8>` whose growth is the caller's to bound (it is at most a
@@ -40,6 +45,7 @@
 //! not limited. `Drop` of a value may allocate a traversal stack of up to
 //! [`DROP_RESERVE_PER_CONTAINER`] bytes per nested container; decoding charges that in advance.
 
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(
@@ -51,6 +57,25 @@
         clippy::panic
     )
 )]
+
+extern crate alloc;
+
+/// The `alloc` items the standard prelude would give; every module that allocates imports
+/// them from here, so the crate reads the same with and without `std`.
+#[allow(unused_imports)]
+mod prelude {
+    pub(crate) use alloc::boxed::Box;
+    pub(crate) use alloc::format;
+    pub(crate) use alloc::string::{String, ToString};
+    pub(crate) use alloc::vec;
+    pub(crate) use alloc::vec::Vec;
+}
+
+/// What the macros expand to; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use alloc::vec;
+}
 
 // The layers, each using only those above it: `wire` (cursor, headers read and written) and
 // `limits`/`error` (plain configuration and errors) know no tree; `value` is the tree (its

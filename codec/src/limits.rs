@@ -1,7 +1,7 @@
 //! Per-decoder limits on what hostile input can make the decoder do: plain configuration,
 //! the one list of limits ([`Limit`]) with their names, and nothing of the value tree.
 
-use std::fmt;
+use core::fmt;
 
 /// One of the configurable limits of [`Limits`](Limits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -67,9 +67,9 @@ pub fn to_rmpv(value: &Value) -> rmpv::Value {
 }
 
 enum RmpvFrame<'a> {
-    Items(std::slice::Iter<'a, rmpv::Value>),
+    Items(core::slice::Iter<'a, rmpv::Value>),
     Entries(
-        std::slice::Iter<'a, (rmpv::Value, rmpv::Value)>,
+        core::slice::Iter<'a, (rmpv::Value, rmpv::Value)>,
         Option<&'a rmpv::Value>,
     ),
 }
@@ -120,7 +120,7 @@ pub fn from_rmpv(value: &rmpv::Value) -> Result<Value, Error> {
             rmpv::Value::String(s) => match s.as_str() {
                 Some(s) => Token::Str(Text::Borrowed(s)),
                 None => {
-                    let valid_up_to = std::str::from_utf8(s.as_bytes())
+                    let valid_up_to = core::str::from_utf8(s.as_bytes())
                         .err()
                         .map_or(0, |e| e.valid_up_to());
                     return Err(at(ErrorKind::InvalidUtf8 { valid_up_to }));

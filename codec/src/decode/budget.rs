@@ -8,8 +8,9 @@
 //! reservations of all open containers add up to at most one element per input byte left
 //! (postcard's rule), and every one is charged to the budget before it is requested.
 
-use std::collections::TryReserveError;
-use std::mem::size_of;
+use crate::prelude::*;
+use alloc::collections::TryReserveError;
+use core::mem::size_of;
 
 use crate::error::ErrorKind;
 use crate::limits::Limit;

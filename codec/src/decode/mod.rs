@@ -193,7 +193,7 @@ impl<'a> Run<'a, '_> {
                     return Ok(self.builder.push_short_str(short));
                 }
                 // Longer than inline text, or not UTF-8.
-                if let Ok(text) = std::str::from_utf8(bytes) {
+                if let Ok(text) = core::str::from_utf8(bytes) {
                     let text = self.builder.owned_str(text)?;
                     return Ok(self.builder.push_value(Value::Str(text)));
                 }
@@ -256,7 +256,7 @@ impl<'a> Run<'a, '_> {
     fn invalid_utf8(&mut self, bytes: &[u8]) -> Result<bool, ErrorKind> {
         match self.invalid_utf8 {
             InvalidUtf8::Reject => Err(ErrorKind::InvalidUtf8 {
-                valid_up_to: std::str::from_utf8(bytes)
+                valid_up_to: core::str::from_utf8(bytes)
                     .err()
                     .map_or(0, |e| e.valid_up_to()),
             }),

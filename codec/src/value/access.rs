@@ -13,7 +13,8 @@
 //! # Ok::<(), hardpack::Error>(())
 //! ```
 
-use std::fmt;
+use crate::prelude::*;
+use core::fmt;
 
 use crate::timestamp::Timestamp;
 use crate::value::{Ext, Integer, Map, Value};
@@ -47,7 +48,7 @@ mod private {
     pub trait Sealed {}
     impl Sealed for usize {}
     impl Sealed for str {}
-    impl Sealed for String {}
+    impl Sealed for alloc::string::String {}
     impl<T: Sealed + ?Sized> Sealed for &T {}
 }
 
@@ -102,7 +103,7 @@ impl<T: Index + ?Sized> Index for &T {
     }
 }
 
-impl<I: Index> std::ops::Index<I> for Value {
+impl<I: Index> core::ops::Index<I> for Value {
     type Output = Value;
 
     /// The element at a position or the value of a str key; a shared nil when this is not an
@@ -296,7 +297,7 @@ impl fmt::Display for TryFromValueError {
     }
 }
 
-impl std::error::Error for TryFromValueError {}
+impl core::error::Error for TryFromValueError {}
 
 macro_rules! try_from_integer {
     ($($t:ty),*) => {$(

@@ -3,7 +3,8 @@
 //! (charging every allocation to its budget first); `Clone`, `from_rmpv` and users building
 //! deep values by hand use it directly, through [`ValueBuilder`].
 
-use std::collections::TryReserveError;
+use crate::prelude::*;
+use alloc::collections::TryReserveError;
 
 use crate::invariant;
 use crate::value::leaf::{ShortText, Str};
@@ -143,7 +144,7 @@ impl ValueBuilder {
         let extra = self.open.capacity().max(4);
         Some((
             extra,
-            extra.saturating_mul(std::mem::size_of::<OpenContainer>()),
+            extra.saturating_mul(core::mem::size_of::<OpenContainer>()),
         ))
     }
 

@@ -1,7 +1,11 @@
 //! Building values from Rust values: `From`, `FromIterator`, `Default`, and iterating arrays
 //! and maps.
 
-use std::collections::{BTreeMap, HashMap};
+use crate::prelude::*;
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+#[cfg(feature = "std")]
+use std::collections::HashMap;
 
 use crate::timestamp::Timestamp;
 use crate::value::{Array, Ext, IntRepr, Integer, Map, Str, Value};
@@ -183,6 +187,7 @@ impl<K: Into<Value>, V: Into<Value>> From<BTreeMap<K, V>> for Value {
     }
 }
 
+#[cfg(feature = "std")]
 impl<K: Into<Value>, V: Into<Value>, S> From<HashMap<K, V, S>> for Value {
     /// A map in the `HashMap`'s iteration order.
     fn from(map: HashMap<K, V, S>) -> Self {
@@ -241,7 +246,7 @@ impl<K: Into<Value>, V: Into<Value>> FromIterator<(K, V)> for Value {
 
 impl<'a> IntoIterator for &'a Array {
     type Item = &'a Value;
-    type IntoIter = std::slice::Iter<'a, Value>;
+    type IntoIter = core::slice::Iter<'a, Value>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter()
     }
@@ -249,7 +254,7 @@ impl<'a> IntoIterator for &'a Array {
 
 impl<'a> IntoIterator for &'a Map {
     type Item = &'a (Value, Value);
-    type IntoIter = std::slice::Iter<'a, (Value, Value)>;
+    type IntoIter = core::slice::Iter<'a, (Value, Value)>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter()
     }
@@ -257,7 +262,7 @@ impl<'a> IntoIterator for &'a Map {
 
 impl IntoIterator for Array {
     type Item = Value;
-    type IntoIter = std::vec::IntoIter<Value>;
+    type IntoIter = alloc::vec::IntoIter<Value>;
     fn into_iter(self) -> Self::IntoIter {
         self.into_vec().into_iter()
     }
@@ -265,7 +270,7 @@ impl IntoIterator for Array {
 
 impl IntoIterator for Map {
     type Item = (Value, Value);
-    type IntoIter = std::vec::IntoIter<(Value, Value)>;
+    type IntoIter = alloc::vec::IntoIter<(Value, Value)>;
     fn into_iter(self) -> Self::IntoIter {
         self.into_vec().into_iter()
     }

@@ -2,7 +2,7 @@
 //! Rust-like notation that keeps every distinction (`1.5f32`, `nil`, `b"..."`), `Display` as
 //! JSON wherever JSON can say it.
 
-use std::fmt::{self, Write};
+use core::fmt::{self, Write};
 
 use crate::value::walk::{Container, Event, Root, Slot, Token, Walk};
 use crate::value::{Array, IntRepr, Integer, Map, Value};

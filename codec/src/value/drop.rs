@@ -6,6 +6,7 @@
 //! heap stack holds at most one entry per pending container, which decoding charges in advance
 //! ([`DROP_RESERVE_PER_CONTAINER`]).
 
+use crate::prelude::*;
 use crate::value::{Array, Map, Value};
 
 /// Children taken out of a container so that it can be dropped without recursion.
@@ -15,7 +16,7 @@ enum Detached {
 }
 
 /// The size of one entry of the heap stack that dropping uses.
-const DROP_STACK_ENTRY_BYTES: usize = std::mem::size_of::<Detached>();
+const DROP_STACK_ENTRY_BYTES: usize = core::mem::size_of::<Detached>();
 
 /// Bytes charged per non-empty container for the heap stack its `Drop` may use: one stack
 /// entry (a boxed slice of children and its kind), doubled for the stack's growth.
@@ -64,12 +65,12 @@ fn drop_child(mut child: Value, levels: u32, overflow: &mut Vec<Detached>) {
     if !owns_heap(&child) {
         // Skipping the drop glue of scalars and inline text (a jump per variant) is most of
         // what makes dropping a document cheap.
-        std::mem::forget(child);
+        core::mem::forget(child);
         return;
     }
     let children = match &mut child {
-        Value::Array(a) if !a.0.is_empty() => Detached::Items(std::mem::take(&mut a.0)),
-        Value::Map(m) if !m.0.is_empty() => Detached::Entries(std::mem::take(&mut m.0)),
+        Value::Array(a) if !a.0.is_empty() => Detached::Items(core::mem::take(&mut a.0)),
+        Value::Map(m) if !m.0.is_empty() => Detached::Entries(core::mem::take(&mut m.0)),
         // Heap text, bin, ext and empty containers drop shallowly.
         _ => return,
     };
@@ -92,13 +93,13 @@ fn drop_iteratively(root: Detached) {
 
 impl Drop for Array {
     fn drop(&mut self) {
-        drop_iteratively(Detached::Items(std::mem::take(&mut self.0)));
+        drop_iteratively(Detached::Items(core::mem::take(&mut self.0)));
     }
 }
 
 impl Drop for Map {
     fn drop(&mut self) {
-        drop_iteratively(Detached::Entries(std::mem::take(&mut self.0)));
+        drop_iteratively(Detached::Entries(core::mem::take(&mut self.0)));
     }
 }
 
@@ -111,7 +112,7 @@ mod tests {
         // 24 bytes (a boxed slice and its kind) on 64-bit targets, 12 on 32-bit ones.
         assert_eq!(
             DROP_STACK_ENTRY_BYTES,
-            3 * std::mem::size_of::<usize>(),
+            3 * core::mem::size_of::<usize>(),
             "a drop stack entry changed size: re-derive the reserve"
         );
         assert_eq!(DROP_RESERVE_PER_CONTAINER, 2 * DROP_STACK_ENTRY_BYTES);

@@ -2,7 +2,7 @@
 //! their bits, as `Eq` compares them; containers by their length, which with the pre-order
 //! makes the sequence unambiguous). No recursion.
 
-use std::hash::{Hash, Hasher};
+use core::hash::{Hash, Hasher};
 
 use crate::value::walk::{Event, Root, Token, Walk};
 use crate::value::{Array, Map, Value};

@@ -7,11 +7,12 @@
 //! byte in the same allocation as its data, because a separate `i8` beside a `Box<[u8]>` would
 //! pad that variant to the full 24 bytes and leave no room for the niche.
 
-use std::borrow::Borrow;
-use std::cmp::Ordering;
-use std::fmt;
-use std::hash::{Hash, Hasher};
-use std::ops::Deref;
+use crate::prelude::*;
+use core::borrow::Borrow;
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::ops::Deref;
 
 use crate::invariant;
 
@@ -154,7 +155,7 @@ impl Str {
             Repr::Heap(s) => s,
             // Inline bytes were copied from a `str`, whole, or checked by `ShortText`.
             Repr::Inline(i) => invariant::expect_or(
-                std::str::from_utf8(i.bytes()).ok(),
+                core::str::from_utf8(i.bytes()).ok(),
                 "",
                 "inline text that is not UTF-8",
             ),
@@ -191,7 +192,7 @@ impl Str {
     pub fn into_string(self) -> String {
         match self.0 {
             Repr::Heap(s) => s.into_string(),
-            Repr::Inline(_) => self.as_str().to_owned(),
+            Repr::Inline(_) => String::from(self.as_str()),
         }
     }
 }
@@ -209,7 +210,8 @@ impl<'a> ShortText<'a> {
     #[inline(always)]
     pub(crate) fn new(bytes: &'a [u8]) -> Option<ShortText<'a>> {
         let len = InlineLen::new(bytes.len())?;
-        (bytes.is_ascii() || std::str::from_utf8(bytes).is_ok()).then_some(ShortText { bytes, len })
+        (bytes.is_ascii() || core::str::from_utf8(bytes).is_ok())
+            .then_some(ShortText { bytes, len })
     }
 }
 
@@ -450,10 +452,10 @@ mod tests {
 
     #[test]
     fn str_is_24_bytes_and_leaves_a_niche() {
-        let str_size = std::mem::size_of::<Str>();
+        let str_size = core::mem::size_of::<Str>();
         assert!(str_size <= 24, "{str_size} bytes");
         assert_eq!(
-            std::mem::size_of::<Option<Str>>(),
+            core::mem::size_of::<Option<Str>>(),
             str_size,
             "no niche left"
         );

@@ -34,7 +34,7 @@ macro_rules! msgpack {
     ($other:expr) => { $crate::Value::from($other) };
 
     // Arrays: one element at a time into `[done,]`.
-    (@array [$($done:expr,)*]) => { ::std::vec![$($done,)*] };
+    (@array [$($done:expr,)*]) => { $crate::__private::vec![$($done,)*] };
     (@array [$($done:expr,)*] nil $(, $($rest:tt)*)?) => {
         $crate::msgpack!(@array [$($done,)* $crate::Value::Nil,] $($($rest)*)?)
     };
@@ -49,7 +49,7 @@ macro_rules! msgpack {
     };
 
     // Maps: one `key: value` entry at a time into `[done,]`.
-    (@map [$($done:expr,)*]) => { ::std::vec![$($done,)*] };
+    (@map [$($done:expr,)*]) => { $crate::__private::vec![$($done,)*] };
     (@map [$($done:expr,)*] $key:tt : nil $(, $($rest:tt)*)?) => {
         $crate::msgpack!(@map [$($done,)* ($crate::msgpack!($key), $crate::Value::Nil),] $($($rest)*)?)
     };

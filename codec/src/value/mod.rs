@@ -4,7 +4,8 @@
 //! printing, encoding) walks an explicit heap stack, so a value nested a million deep is
 //! handled on a thread with a small native stack.
 
-use std::ops::{Deref, DerefMut};
+use crate::prelude::*;
+use core::ops::{Deref, DerefMut};
 
 use crate::invariant;
 use crate::timestamp::Timestamp;
@@ -59,7 +60,7 @@ pub enum Value {
 
 // Ten million empty arrays cost 24 bytes each; keep it that way.
 #[cfg(target_pointer_width = "64")]
-const _: () = assert!(std::mem::size_of::<Value>() == 24);
+const _: () = assert!(core::mem::size_of::<Value>() == 24);
 
 /// An integer from `i64::MIN` to `u64::MAX`. Non-negative values are always held as unsigned
 /// and negative ones as signed, so equal numbers are equal whichever wire format (`uint 8` or
@@ -117,14 +118,14 @@ pub struct Map(pub(crate) Box<[(Value, Value)]>);
 impl Array {
     /// The elements as a `Vec` (no copy).
     pub fn into_vec(mut self) -> Vec<Value> {
-        std::mem::take(&mut self.0).into_vec()
+        core::mem::take(&mut self.0).into_vec()
     }
 }
 
 impl Map {
     /// The entries as a `Vec` (no copy).
     pub fn into_vec(mut self) -> Vec<(Value, Value)> {
-        std::mem::take(&mut self.0).into_vec()
+        core::mem::take(&mut self.0).into_vec()
     }
 }
 
@@ -174,7 +175,7 @@ pub(crate) fn fill_nil(slot: &mut Value, value: Value) {
         matches!(slot, Value::Nil),
         "fill_nil into a slot that is not nil"
     );
-    std::mem::forget(std::mem::replace(slot, value));
+    core::mem::forget(core::mem::replace(slot, value));
 }
 
 impl Value {

@@ -3,7 +3,8 @@
 //! whatever the nesting. Encoding, equality, cloning, `Debug`, `Display`, [`Value::shape`] and
 //! the rmpv conversion all use it (regex-syntax's `HeapVisitor` is the model).
 
-use std::slice;
+use crate::prelude::*;
+use core::slice;
 
 use crate::timestamp::Timestamp;
 use crate::value::leaf::Str;

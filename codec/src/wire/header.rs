@@ -11,6 +11,7 @@
 //! 0xe0-0xff negative fixint
 //! ```
 
+use crate::prelude::*;
 use crate::wire::cursor::{Cursor, Incomplete};
 
 /// The marker bytes.
