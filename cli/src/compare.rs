@@ -1,4 +1,5 @@
-//! `hardpack repro --compare`: the same payload decoded by hardpack, rmpv and rmp-serde, each
+//! `hardpack repro --compare`: the same payload decoded by hardpack, rmpv (`read_value` and the
+//! borrowing `read_value_ref`) and rmp-serde, each
 //! in a guarded child process (8 MiB stack, memory cap, time limit), side by side.
 
 use std::path::Path;
@@ -9,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::audit::{run_guarded, ChildLimits};
 
-/// The implementations `peer-decode` knows.
-pub const PEERS: [&str; 2] = ["rmpv", "rmp-serde"];
+/// The implementations `peer-decode` knows: rmpv's owned and borrowed readers, and rmp-serde.
+pub const PEERS: [&str; 3] = ["rmpv", "rmpv-ref", "rmp-serde"];
 
 /// What one implementation did with the payload.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -33,6 +34,11 @@ pub fn decode_in_process(implementation: &str, payload: &[u8]) -> Result<PeerRes
     let (result, cost) = match implementation {
         "rmpv" => alloc_meter::measure(|| {
             rmpv::decode::read_value(&mut &payload[..])
+                .map(drop)
+                .map_err(|e| e.to_string())
+        }),
+        "rmpv-ref" => alloc_meter::measure(|| {
+            rmpv::decode::read_value_ref(&mut &payload[..])
                 .map(drop)
                 .map_err(|e| e.to_string())
         }),

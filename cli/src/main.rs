@@ -100,7 +100,8 @@ struct ReproArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
-    /// Also decode it with rmpv and rmp-serde in guarded child processes, side by side
+    /// Also decode it with rmpv (read_value, read_value_ref) and rmp-serde in guarded child
+    /// processes, side by side
     /// (needs a file, not standard input)
     #[arg(long)]
     compare: bool,

@@ -104,7 +104,7 @@ fn compare_shows_hardpack_beside_rmpv_and_rmp_serde() {
         "regression/cases/rmp-151-str32-preallocation.bin",
     ]);
     assert_eq!(code, 1, "{out}");
-    for decoder in ["hardpack", "rmpv", "rmp-serde"] {
+    for decoder in ["hardpack", "rmpv ", "rmpv-ref", "rmp-serde"] {
         assert!(
             out.lines().any(|l| l.starts_with(decoder)),
             "{decoder} missing:\n{out}"

@@ -63,7 +63,7 @@ fn repro_json_with_compare_is_one_json_document() {
         .iter()
         .map(|p| p["implementation"].as_str().unwrap())
         .collect();
-    assert_eq!(peers, ["rmpv", "rmp-serde"]);
+    assert_eq!(peers, ["rmpv", "rmpv-ref", "rmp-serde"]);
     assert_eq!(
         json["payload"],
         "regression/cases/rmp-151-str32-preallocation.bin"
