@@ -12,20 +12,62 @@ use crate::prelude::*;
 use alloc::collections::TryReserveError;
 use core::mem::size_of;
 
+use super::read::{check_len, Sink};
 use crate::error::ErrorKind;
-use crate::limits::Limit;
+use crate::limits::{Limit, Limits};
 use crate::value::assemble::Children;
 use crate::value::leaf::{Ext, ShortText, Str};
 use crate::value::{fill_nil, Value, ValueBuilder, DROP_RESERVE_PER_CONTAINER};
 
 /// The running total of heap bytes charged, against its maximum.
-struct Budget {
+pub(crate) struct Budget {
     used: usize,
     max: usize,
 }
 
+/// The bytes a decode charges for an array (`is_map` false) or map of `len` > 0 children:
+/// the children's slots and the drop reserve of the container that will own them.
+pub(crate) fn container_charge(is_map: bool, len: usize) -> usize {
+    let slot = if is_map {
+        size_of::<(Value, Value)>()
+    } else {
+        size_of::<Value>()
+    };
+    len.saturating_mul(slot)
+        .saturating_add(DROP_RESERVE_PER_CONTAINER)
+}
+
+/// The bytes a decode charges for a str of `len` bytes that is valid UTF-8: none for text held
+/// inline.
+pub(crate) fn str_charge(len: usize) -> usize {
+    if len <= Str::INLINE_CAPACITY {
+        0
+    } else {
+        len
+    }
+}
+
+/// The bytes a decode charges for a bin of `len` bytes (an empty one allocates nothing).
+pub(crate) fn bin_charge(len: usize) -> usize {
+    len
+}
+
+/// The bytes a decode charges for an ext with `len` bytes of data: its type byte too.
+pub(crate) fn ext_charge(len: usize) -> usize {
+    len.saturating_add(1)
+}
+
 impl Budget {
-    fn charge(&mut self, bytes: usize) -> Result<(), ErrorKind> {
+    pub(crate) fn new(max: usize) -> Self {
+        Budget { used: 0, max }
+    }
+
+    /// Heap bytes charged so far.
+    pub(crate) fn used(&self) -> usize {
+        self.used
+    }
+
+    pub(crate) fn charge(&mut self, bytes: usize) -> Result<(), ErrorKind> {
         match self.used.checked_add(bytes) {
             Some(total) if total <= self.max => {
                 self.used = total;
@@ -51,15 +93,76 @@ impl Budget {
         reserve().map_err(|_| ErrorKind::OutOfMemory { bytes })
     }
 
-    /// An empty vector with room for exactly `len` items (and the drop reserve of the
-    /// container that will own them), charged before it is requested.
-    fn vec<T>(&mut self, len: usize) -> Result<Vec<T>, ErrorKind> {
-        let bytes = len
-            .saturating_mul(size_of::<T>())
-            .saturating_add(DROP_RESERVE_PER_CONTAINER);
+    /// An empty vector with room for exactly `len` children of an array or map, charged
+    /// (with the drop reserve of the container that will own them) before it is requested.
+    fn children<T>(&mut self, is_map: bool, len: usize) -> Result<Vec<T>, ErrorKind> {
         let mut v = Vec::new();
-        self.reserve(bytes, || v.try_reserve_exact(len))?;
+        self.reserve(container_charge(is_map, len), || v.try_reserve_exact(len))?;
         Ok(v)
+    }
+}
+
+impl<'a> Sink<'a> for Builder {
+    #[inline(always)]
+    fn depth(&self) -> usize {
+        self.values.depth()
+    }
+
+    #[inline(always)]
+    fn pending_after_current(&self) -> usize {
+        self.values.pending_after_current()
+    }
+
+    #[inline(always)]
+    fn scalar(&mut self, value: Value) -> bool {
+        self.push_value(value)
+    }
+
+    #[inline(always)]
+    fn short_str(&mut self, text: ShortText<'a>) -> bool {
+        self.values.push_short_str(text)
+    }
+
+    #[inline]
+    fn str(&mut self, text: &'a str) -> Result<bool, ErrorKind> {
+        let text = self.owned_str(text)?;
+        Ok(self.push_value(Value::Str(text)))
+    }
+
+    #[cold]
+    fn invalid_str(&mut self, bytes: &'a [u8], limits: &Limits) -> Result<bool, ErrorKind> {
+        // Each invalid byte becomes at most three bytes of U+FFFD: a scratch string of that
+        // size, charged and reserved exactly, so it never grows. (This is what
+        // `String::from_utf8_lossy` does, without its growth past the charge.)
+        let mut replaced = self.charged_string(bytes.len().saturating_mul(3))?;
+        for chunk in bytes.utf8_chunks() {
+            replaced.push_str(chunk.valid());
+            if !chunk.invalid().is_empty() {
+                replaced.push(char::REPLACEMENT_CHARACTER);
+            }
+        }
+        // The replacement can make the str longer than its claim: the limit is on what the
+        // value holds.
+        check_len(limits, Limit::StrLen, replaced.len())?;
+        let text = self.owned_str(&replaced)?;
+        Ok(self.push_value(Value::Str(text)))
+    }
+
+    #[inline]
+    fn bin(&mut self, bytes: &'a [u8]) -> Result<bool, ErrorKind> {
+        let bin = self.owned_bytes(bytes)?;
+        Ok(self.push_value(Value::Bin(bin)))
+    }
+
+    #[inline]
+    fn ext(&mut self, ext_type: i8, data: &'a [u8]) -> Result<bool, ErrorKind> {
+        let ext = self.owned_ext(ext_type, data)?;
+        Ok(self.push_value(Value::Ext(ext)))
+    }
+
+    #[inline]
+    fn open(&mut self, is_map: bool, len: usize) -> Result<bool, ErrorKind> {
+        Builder::open(self, is_map, len)
     }
 }
 
@@ -73,29 +176,13 @@ impl Builder {
     pub(crate) fn new(max_alloc_bytes: usize) -> Self {
         Builder {
             values: ValueBuilder::new(),
-            budget: Budget {
-                used: 0,
-                max: max_alloc_bytes,
-            },
+            budget: Budget::new(max_alloc_bytes),
         }
-    }
-
-    /// Containers open around the next item.
-    #[inline(always)]
-    pub(crate) fn depth(&self) -> usize {
-        self.values.depth()
-    }
-
-    /// Items the open containers still need after the one being read now; each needs at
-    /// least one more byte of input.
-    #[inline(always)]
-    pub(crate) fn pending_after_current(&self) -> usize {
-        self.values.pending_after_current()
     }
 
     /// Heap bytes charged so far.
     pub(crate) fn charged(&self) -> usize {
-        self.budget.used
+        self.budget.used()
     }
 
     /// Takes one finished scalar. True when it finished the document
@@ -103,12 +190,6 @@ impl Builder {
     #[inline(always)]
     pub(crate) fn push_value(&mut self, value: Value) -> bool {
         self.values.push_with(|slot| fill_nil(slot, value))
-    }
-
-    /// Takes one str short enough to be held inline (it allocates nothing).
-    #[inline(always)]
-    pub(crate) fn push_short_str(&mut self, text: ShortText<'_>) -> bool {
-        self.values.push_short_str(text)
     }
 
     /// The finished document.
@@ -129,11 +210,11 @@ impl Builder {
             return Ok(self.values.complete(empty));
         }
         let children = if is_map {
-            let mut entries = self.budget.vec(len)?;
+            let mut entries = self.budget.children(true, len)?;
             entries.resize_with(len, || (Value::Nil, Value::Nil));
             Children::Entries(entries)
         } else {
-            let mut items = self.budget.vec(len)?;
+            let mut items = self.budget.children(false, len)?;
             items.resize_with(len, || Value::Nil);
             Children::Items(items)
         };
@@ -151,14 +232,14 @@ impl Builder {
         if bytes.is_empty() {
             return Ok(Box::default());
         }
-        let mut owned = self.charged_buffer(bytes.len())?;
+        let mut owned = self.charged_buffer(bin_charge(bytes.len()))?;
         owned.extend_from_slice(bytes);
         Ok(owned.into_boxed_slice())
     }
 
     /// A charged, fallible copy of ext data, with its type.
     pub(crate) fn owned_ext(&mut self, ext_type: i8, data: &[u8]) -> Result<Ext, ErrorKind> {
-        let mut owned = self.charged_buffer(data.len().saturating_add(1))?;
+        let mut owned = self.charged_buffer(ext_charge(data.len()))?;
         owned.extend_from_slice(&ext_type.to_be_bytes());
         owned.extend_from_slice(data);
         Ok(Ext::from_type_and_data(owned.into_boxed_slice()))
@@ -170,7 +251,7 @@ impl Builder {
         match Str::inline(s) {
             Some(inline) => Ok(inline),
             None => {
-                let mut owned = self.charged_string(s.len())?;
+                let mut owned = self.charged_string(str_charge(s.len()))?;
                 owned.push_str(s);
                 Ok(Str::heap(owned.into_boxed_str()))
             }

@@ -26,6 +26,20 @@ pub(crate) struct OpenContainer {
     left: usize,
 }
 
+/// How the stack of open containers grows when `open` entries fill its `capacity`: by
+/// `Some((entries, bytes))`. Shared with [`validate`](crate::validate), which works out what
+/// a decode would charge without building anything.
+pub(crate) fn stack_growth(open: usize, capacity: usize) -> Option<(usize, usize)> {
+    if open < capacity {
+        return None;
+    }
+    let extra = capacity.max(4);
+    Some((
+        extra,
+        extra.saturating_mul(core::mem::size_of::<OpenContainer>()),
+    ))
+}
+
 /// Builds values from their items in pre-order, without recursion: a container start says
 /// how many items follow it, and each finished container becomes an item of the one around
 /// it.
@@ -138,14 +152,7 @@ impl ValueBuilder {
     /// The room the stack of open containers would grow by before the next container opens,
     /// if it must grow: `Some((entries, bytes))`.
     pub(crate) fn stack_growth(&self) -> Option<(usize, usize)> {
-        if self.open.len() < self.open.capacity() {
-            return None;
-        }
-        let extra = self.open.capacity().max(4);
-        Some((
-            extra,
-            extra.saturating_mul(core::mem::size_of::<OpenContainer>()),
-        ))
+        stack_growth(self.open.len(), self.open.capacity())
     }
 
     /// Grows the stack of open containers by exactly `entries`, or says the allocator refused.

@@ -1,0 +1,197 @@
+//! The one place every check on the input lives: reading one item (a scalar with its body, or
+//! a container header), checking it against the limits, the bytes left and the nesting, and
+//! handing it to a [`Sink`] (the owned builder, or the validator that builds nothing). A
+//! surface adds what it owns (its allocations, charged to its budget) and no check of its own.
+
+use crate::error::{Error, ErrorKind};
+use crate::limits::{Limit, Limits};
+use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
+use crate::value::leaf::ShortText;
+use crate::value::Value;
+use crate::wire::cursor::{Cursor, Incomplete};
+use crate::wire::header::{Header, HeaderError};
+
+use super::InvalidUtf8;
+
+/// What a decoding surface does with each item. Every method that may end the document
+/// answers `true` when it did (the top-level value is complete).
+pub(crate) trait Sink<'a> {
+    /// Containers open around the next item.
+    fn depth(&self) -> usize;
+    /// Items the open containers still need after the one being read now; each needs at
+    /// least one more byte of input.
+    fn pending_after_current(&self) -> usize;
+    /// A scalar that owns no heap: nil, bool, integer, float, timestamp.
+    fn scalar(&mut self, value: Value) -> bool;
+    /// A str short enough to be held inline, known to be UTF-8.
+    fn short_str(&mut self, text: ShortText<'a>) -> bool;
+    /// A longer str, known to be UTF-8.
+    fn str(&mut self, text: &'a str) -> Result<bool, ErrorKind>;
+    /// A str that is not UTF-8, under [`InvalidUtf8::Replace`]; the sink replaces it and
+    /// checks the result with [`check_len`].
+    fn invalid_str(&mut self, bytes: &'a [u8], limits: &Limits) -> Result<bool, ErrorKind>;
+    /// A bin.
+    fn bin(&mut self, bytes: &'a [u8]) -> Result<bool, ErrorKind>;
+    /// An ext other than a timestamp.
+    fn ext(&mut self, ext_type: i8, data: &'a [u8]) -> Result<bool, ErrorKind>;
+    /// An array (`is_map` false) or map of `len` children, already checked against its limit,
+    /// the room left and the depth.
+    fn open(&mut self, is_map: bool, len: usize) -> Result<bool, ErrorKind>;
+}
+
+/// The one place a length (or depth) is compared with its limit.
+#[inline(always)]
+pub(crate) fn check_len(limits: &Limits, limit: Limit, claimed: usize) -> Result<usize, ErrorKind> {
+    let max = limits.get(limit);
+    if claimed > max {
+        return Err(ErrorKind::LimitExceeded {
+            limit,
+            max,
+            claimed,
+        });
+    }
+    Ok(claimed)
+}
+
+/// Reads items from the input into a sink, checking each.
+pub(crate) struct Reader<'a, 'l> {
+    cur: Cursor<'a>,
+    limits: &'l Limits,
+    invalid_utf8: InvalidUtf8,
+}
+
+impl<'a, 'l> Reader<'a, 'l> {
+    pub(crate) fn new(input: &'a [u8], limits: &'l Limits, invalid_utf8: InvalidUtf8) -> Self {
+        Reader {
+            cur: Cursor::new(input),
+            limits,
+            invalid_utf8,
+        }
+    }
+
+    /// Feeds the sink one value's items; returns the bytes the value took. An error carries
+    /// the offset of the item it is about and the depth there.
+    #[inline(always)]
+    pub(crate) fn value<S: Sink<'a>>(&mut self, sink: &mut S) -> Result<usize, Error> {
+        loop {
+            let start = self.cur.position();
+            let finished = self
+                .item(sink)
+                .map_err(|kind| Error::new(kind, start, sink.depth()))?;
+            // Every item is at least its marker byte, so the loop ends on any input.
+            debug_assert!(
+                self.cur.position() > start,
+                "a decode step consumed no input"
+            );
+            if finished {
+                return Ok(self.cur.position());
+            }
+        }
+    }
+
+    /// The input ended inside the current item, `missing` bytes short; every item the open
+    /// containers still expect after it needs at least one more byte.
+    fn incomplete(&self, e: Incomplete, sink: &impl Sink<'a>) -> ErrorKind {
+        ErrorKind::UnexpectedEnd {
+            needed: e.needed.saturating_add(sink.pending_after_current()),
+        }
+    }
+
+    fn check(&self, limit: Limit, claimed: u32) -> Result<usize, ErrorKind> {
+        // A u32 always fits usize on the 32- and 64-bit targets this crate supports.
+        check_len(
+            self.limits,
+            limit,
+            usize::try_from(claimed).unwrap_or(usize::MAX),
+        )
+    }
+
+    fn body(&mut self, len: usize, sink: &impl Sink<'a>) -> Result<&'a [u8], ErrorKind> {
+        match self.cur.take(len) {
+            Ok(bytes) => Ok(bytes),
+            Err(e) => Err(self.incomplete(e, sink)),
+        }
+    }
+
+    /// Reads one item and hands it to the sink. True when it finished the document.
+    #[inline(always)]
+    fn item<S: Sink<'a>>(&mut self, sink: &mut S) -> Result<bool, ErrorKind> {
+        let header = match Header::read(&mut self.cur) {
+            Ok(h) => h,
+            Err(HeaderError::Incomplete(e)) => return Err(self.incomplete(e, sink)),
+            Err(HeaderError::ReservedMarker) => return Err(ErrorKind::ReservedMarker),
+        };
+        match header {
+            Header::Nil => Ok(sink.scalar(Value::Nil)),
+            Header::Bool(v) => Ok(sink.scalar(Value::Bool(v))),
+            Header::Uint(n) => Ok(sink.scalar(Value::Integer(n.into()))),
+            Header::Int(n) => Ok(sink.scalar(Value::Integer(n.into()))),
+            Header::F32(x) => Ok(sink.scalar(Value::F32(x))),
+            Header::F64(x) => Ok(sink.scalar(Value::F64(x))),
+            Header::Str(len) => {
+                let len = self.check(Limit::StrLen, len)?;
+                let bytes = self.body(len, sink)?;
+                if let Some(short) = ShortText::new(bytes) {
+                    return Ok(sink.short_str(short));
+                }
+                // Longer than inline text, or not UTF-8.
+                match core::str::from_utf8(bytes) {
+                    Ok(text) => sink.str(text),
+                    Err(e) => match self.invalid_utf8 {
+                        InvalidUtf8::Reject => Err(ErrorKind::InvalidUtf8 {
+                            valid_up_to: e.valid_up_to(),
+                        }),
+                        InvalidUtf8::Replace => sink.invalid_str(bytes, self.limits),
+                    },
+                }
+            }
+            Header::Bin(len) => {
+                let len = self.check(Limit::BinLen, len)?;
+                let bytes = self.body(len, sink)?;
+                sink.bin(bytes)
+            }
+            Header::Ext { ext_type, len } => {
+                let len = self.check(Limit::ExtLen, len)?;
+                let payload = self.body(len, sink)?;
+                if ext_type == TIMESTAMP_EXT_TYPE {
+                    let ts = Timestamp::from_ext_payload(payload)
+                        .map_err(ErrorKind::InvalidTimestamp)?;
+                    Ok(sink.scalar(Value::Timestamp(ts)))
+                } else {
+                    sink.ext(ext_type, payload)
+                }
+            }
+            Header::Array(len) => {
+                let len = self.check(Limit::ArrayLen, len)?;
+                self.check_room(len, sink)?;
+                self.check_depth(sink)?;
+                sink.open(false, len)
+            }
+            Header::Map(len) => {
+                let len = self.check(Limit::MapLen, len)?;
+                self.check_room(len.saturating_mul(2), sink)?;
+                self.check_depth(sink)?;
+                sink.open(true, len)
+            }
+        }
+    }
+
+    /// Depth against `max_depth`: a container opening here would be at one more than the
+    /// containers already open.
+    fn check_depth(&self, sink: &impl Sink<'a>) -> Result<(), ErrorKind> {
+        check_len(self.limits, Limit::Depth, sink.depth().saturating_add(1)).map(drop)
+    }
+
+    /// Refuses a container whose children could not fit in the input left: each needs a byte,
+    /// and so does every item the open containers still expect after it.
+    fn check_room(&self, children: usize, sink: &impl Sink<'a>) -> Result<(), ErrorKind> {
+        let needs = children.saturating_add(sink.pending_after_current());
+        let left = self.cur.remaining();
+        if needs > left {
+            return Err(ErrorKind::UnexpectedEnd {
+                needed: needs.saturating_sub(left),
+            });
+        }
+        Ok(())
+    }
+}
