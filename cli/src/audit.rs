@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use clap::ValueEnum;
+
 use crate::limit_flags::{limit_args, limit_by_name};
+use crate::repro::Surface;
 use crate::units::parse_size;
 use hardpack::{Limit, Limits};
 use serde::Serialize;
@@ -175,6 +178,7 @@ pub fn audit_one(
     path: &Path,
     limits: &Limits,
     limit_value: Option<usize>,
+    surface: Surface,
 ) -> Result<Row, String> {
     // A row for a payload that did not get as far as a report.
     let empty_row = |input_bytes: usize, status: &'static str, detail: String| Row {
@@ -196,6 +200,9 @@ pub fn audit_one(
         Err(e) => return Ok(empty_row(0, "unreadable", e.to_string())),
     };
     let mut args = vec!["repro".to_string(), "--json".to_string()];
+    if let Some(name) = surface.to_possible_value() {
+        args.extend(["--surface".to_string(), name.get_name().to_string()]);
+    }
     args.extend(limit_args(limits));
     args.push(path.display().to_string());
     let (code, stdout) = run_guarded(exe, &args, &ChildLimits::for_limits(limits))?;
@@ -204,7 +211,7 @@ pub fn audit_one(
     match (code, parsed) {
         (Ok(0 | 1), Some(report)) => {
             let outcome = &report["outcome"];
-            row.status = if outcome["status"] == "decoded" {
+            row.status = if outcome["status"] == "decoded" || outcome["status"] == "valid" {
                 "decoded"
             } else {
                 "rejected"

@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use hardpack::Limits;
 use hardpack_cli::limit_flags::LimitFlags;
-use hardpack_cli::repro::{self, LimitsReport, OutcomeReport};
+use hardpack_cli::repro::{self, LimitsReport, OutcomeReport, Surface};
 use hardpack_cli::units::{human_bytes, human_duration, parse_hex};
 use hardpack_cli::{audit, compare, html};
 use hardpack_harness::alloc_meter::{self, CountingAlloc};
@@ -86,6 +86,9 @@ struct AuditArgs {
     /// max_alloc_bytes=1KiB..64MiB or max_depth=1..100000 (A, doubling, B)
     #[arg(long)]
     sweep: Option<String>,
+    /// The decoding surface each payload goes through: owned or validate
+    #[arg(long, value_enum, default_value_t = Surface::Owned)]
+    surface: Surface,
     #[command(flatten)]
     limits: LimitFlags,
 }
@@ -107,8 +110,12 @@ struct ReproArgs {
     compare: bool,
     /// Run this fuzz target's harness on the payload instead, oracle included, and report
     /// what the target did (exit 3 if its oracle fails). `hardpack targets` lists them.
-    #[arg(long, value_parser = target_name)]
+    #[arg(long, value_parser = target_name, conflicts_with = "surface")]
     target: Option<&'static hardpack_harness::Target>,
+    /// The decoding surface: owned (decode to a Value) or validate (the same verdict, nothing
+    /// built)
+    #[arg(long, value_enum, default_value_t = Surface::Owned)]
+    surface: Surface,
     #[command(flatten)]
     limits: LimitFlags,
 }
@@ -140,7 +147,7 @@ fn run_repro(args: &ReproArgs) -> Result<ExitCode, String> {
     let limits = args.limits.limits();
     let report = match args.target {
         Some(target) => repro::repro_target(&name, &payload, target),
-        None => repro::repro(&name, &payload, &limits),
+        None => repro::repro(&name, &payload, &limits, args.surface),
     };
     let peers = if args.compare {
         let exe = std::env::current_exe().map_err(|e| e.to_string())?;
@@ -184,6 +191,9 @@ fn print_report(report: &repro::Report) {
         report.payload,
         human_bytes(report.input_bytes)
     );
+    if report.surface == "validate" {
+        println!("surface:  validate");
+    }
     if let Some(target) = &report.target {
         println!("target:   {}", target.name);
         println!("limits:   {}", describe_limits(&report.limits));
@@ -201,6 +211,12 @@ fn print_report(report: &repro::Report) {
         OutcomeReport::Rejected { kind, message, .. } => {
             println!("outcome:  rejected ({kind})\n          {message}")
         }
+        OutcomeReport::Valid {
+            bytes_consumed,
+            charged_bytes,
+        } => println!(
+            "outcome:  valid: {bytes_consumed} bytes consumed; a decode would charge {charged_bytes} bytes (nothing was built)"
+        ),
         OutcomeReport::Checked { detail } => println!("outcome:  {detail}"),
     }
     let meter = if alloc_meter::is_installed() {
@@ -321,7 +337,7 @@ fn run_audit(args: &AuditArgs) -> Result<ExitCode, String> {
     let mut rows = Vec::with_capacity(total);
     for path in &payloads {
         for (limits, value) in &runs {
-            rows.push(audit::audit_one(&exe, path, limits, *value)?);
+            rows.push(audit::audit_one(&exe, path, limits, *value, args.surface)?);
             progress(rows.len(), total, path);
         }
     }

@@ -9,11 +9,24 @@ use hardpack_harness::alloc_meter;
 use hardpack_harness::targets::{Outcome, Target};
 use serde::{Serialize, Serializer};
 
+/// The decoding surface a payload goes through.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Surface {
+    /// `Decoder::decode`: the owned `Value`.
+    #[default]
+    Owned,
+    /// `Decoder::validate`: the decoder's verdict and charge, nothing built.
+    Validate,
+}
+
 /// What one decode (or one target run) of a payload did.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     /// The payload file (`-` for standard input).
     pub payload: String,
+    /// The surface it went through (`owned`, `validate`), or `target` with `--target`.
+    pub surface: &'static str,
     /// Size of the payload.
     pub input_bytes: usize,
     /// The limits it was decoded under.
@@ -101,6 +114,13 @@ pub enum OutcomeReport {
         /// The full message.
         message: String,
     },
+    /// `validate` accepted the payload (nothing was built).
+    Valid {
+        /// Bytes the value took.
+        bytes_consumed: usize,
+        /// What the owned decode would charge to `max_alloc_bytes`.
+        charged_bytes: usize,
+    },
     /// A structured target ran (its input is no MessagePack), or its oracle failed first.
     Checked {
         /// What happened.
@@ -142,9 +162,12 @@ pub struct TargetReport {
 }
 
 impl Report {
-    /// True when the payload decoded.
+    /// True when the payload decoded (or, through `validate`, was found valid).
     pub fn decoded(&self) -> bool {
-        matches!(self.outcome, OutcomeReport::Decoded { .. })
+        matches!(
+            self.outcome,
+            OutcomeReport::Decoded { .. } | OutcomeReport::Valid { .. }
+        )
     }
 
     /// True when a target ran and its oracle failed.
@@ -153,8 +176,12 @@ impl Report {
     }
 }
 
-/// Decodes `payload` under `limits` (trailing bytes are an error) and reports what happened.
-pub fn repro(name: &str, payload: &[u8], limits: &Limits) -> Report {
+/// Decodes `payload` under `limits` through `surface` (trailing bytes are an error) and
+/// reports what happened.
+pub fn repro(name: &str, payload: &[u8], limits: &Limits, surface: Surface) -> Report {
+    if surface == Surface::Validate {
+        return validate(name, payload, limits);
+    }
     let decoder = Decoder::new(limits.clone());
     // Only the decode is measured; describing its result afterwards allocates too.
     let (result, cost) = alloc_meter::measure(|| decoder.decode(payload));
@@ -175,6 +202,37 @@ pub fn repro(name: &str, payload: &[u8], limits: &Limits) -> Report {
     drop(result);
     Report {
         payload: name.to_string(),
+        surface: "owned",
+        input_bytes: payload.len(),
+        limits: LimitsReport::of(limits),
+        outcome,
+        peak_heap_bytes: cost.peak_bytes,
+        allocations: cost.allocations,
+        elapsed_us: cost.elapsed.as_secs_f64() * 1e6,
+        depth_reached,
+        target: None,
+    }
+}
+
+/// Validates `payload` under `limits` (`Decoder::validate`): the decoder's verdict and what it
+/// would charge, with nothing built; the heap it took is the validator's own (none up to
+/// `max_depth` 128).
+fn validate(name: &str, payload: &[u8], limits: &Limits) -> Report {
+    let decoder = Decoder::new(limits.clone());
+    let (result, cost) = alloc_meter::measure(|| decoder.validate(payload));
+    let (outcome, depth_reached) = match &result {
+        Ok(stats) => (
+            OutcomeReport::Valid {
+                bytes_consumed: stats.consumed,
+                charged_bytes: stats.charged_bytes,
+            },
+            0,
+        ),
+        Err(e) => (OutcomeReport::rejected(e), e.depth()),
+    };
+    Report {
+        payload: name.to_string(),
+        surface: "validate",
         input_bytes: payload.len(),
         limits: LimitsReport::of(limits),
         outcome,
@@ -216,6 +274,7 @@ pub fn repro_target(name: &str, payload: &[u8], target: &'static Target) -> Repo
     };
     Report {
         payload: name.to_string(),
+        surface: "target",
         input_bytes: payload.len(),
         limits: LimitsReport::of(&limits.unwrap_or_else(Limits::unlimited)),
         outcome,

@@ -237,3 +237,30 @@ fn targets_lists_the_harness_targets() {
     let json = stdout_json(&hardpack(&["targets", "--json"], b""));
     assert_eq!(json.as_array().unwrap().len(), expected.len());
 }
+
+#[test]
+fn the_validate_surface_gives_the_owned_verdict_and_allocates_nothing() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../regression/cases");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "bin") {
+            continue;
+        }
+        let file = path.to_str().unwrap();
+        let owned = hardpack(&["repro", "--json", file], b"");
+        let valid = hardpack(&["repro", "--json", "--surface", "validate", file], b"");
+        assert_eq!(owned.status.code(), valid.status.code(), "{file}");
+        let (owned, valid) = (stdout_json(&owned), stdout_json(&valid));
+        assert_eq!(valid["surface"], "validate");
+        assert_eq!(valid["allocations"], 0, "{file}: {valid}");
+        for field in ["kind", "limit", "offset", "depth", "message"] {
+            assert_eq!(
+                owned["outcome"][field], valid["outcome"][field],
+                "{file}: {field}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 10);
+}

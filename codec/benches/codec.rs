@@ -121,6 +121,62 @@ fn workload() -> (Vec<Value>, Vec<Vec<u8>>) {
     (values, encoded)
 }
 
+/// The length of the value at the start of `buf`, walked with rmp's marker reader: what a
+/// caller without a validator writes to skip a value (it checks no limit, no UTF-8, no room).
+fn rmp_skip(mut buf: &[u8]) -> usize {
+    use rmp::Marker;
+    let start = buf.len();
+    let be = |b: &[u8]| b.iter().fold(0usize, |n, x| n << 8 | usize::from(*x));
+    let mut pending = 1usize;
+    while pending > 0 {
+        pending -= 1;
+        let marker = rmp::decode::read_marker(&mut buf).expect("a marker");
+        let (len_bytes, fixed, children) = match marker {
+            Marker::FixPos(_) | Marker::FixNeg(_) | Marker::Null | Marker::True | Marker::False => {
+                (0, 0, 0)
+            }
+            Marker::U8 | Marker::I8 => (0, 1, 0),
+            Marker::U16 | Marker::I16 => (0, 2, 0),
+            Marker::U32 | Marker::I32 | Marker::F32 => (0, 4, 0),
+            Marker::U64 | Marker::I64 | Marker::F64 => (0, 8, 0),
+            Marker::FixStr(n) => (0, usize::from(n), 0),
+            Marker::Str8 | Marker::Bin8 => (1, 0, 0),
+            Marker::Str16 | Marker::Bin16 => (2, 0, 0),
+            Marker::Str32 | Marker::Bin32 => (4, 0, 0),
+            Marker::FixArray(n) => (0, 0, usize::from(n)),
+            Marker::FixMap(n) => (0, 0, 2 * usize::from(n)),
+            Marker::Array16 | Marker::Map16 | Marker::Array32 | Marker::Map32 => {
+                let width = if matches!(marker, Marker::Array16 | Marker::Map16) {
+                    2
+                } else {
+                    4
+                };
+                let n = be(&buf[..width]);
+                buf = &buf[width..];
+                let per = if matches!(marker, Marker::Map16 | Marker::Map32) {
+                    2
+                } else {
+                    1
+                };
+                (0, 0, n * per)
+            }
+            Marker::FixExt1 => (0, 2, 0),
+            Marker::FixExt2 => (0, 3, 0),
+            Marker::FixExt4 => (0, 5, 0),
+            Marker::FixExt8 => (0, 9, 0),
+            Marker::FixExt16 => (0, 17, 0),
+            Marker::Ext8 => (1, 1, 0),
+            Marker::Ext16 => (2, 1, 0),
+            Marker::Ext32 => (4, 1, 0),
+            Marker::Reserved => panic!("reserved marker"),
+        };
+        let body = be(&buf[..len_bytes]) + fixed;
+        buf = &buf[len_bytes + body..];
+        pending += children;
+    }
+    start - buf.len()
+}
+
 /// Every str in a document (keys and values), without recursion.
 fn strs_in(value: &Value) -> Vec<&hardpack::Str> {
     let mut found = Vec::new();
@@ -174,6 +230,39 @@ fn benches(c: &mut Criterion) {
         })
     });
     decode.finish();
+
+    // Validation: the decoder's verdict with nothing built, against rmp's skip-only walk
+    // (markers and lengths, no checks) and a copy of the same bytes.
+    let mut check = c.benchmark_group("validate");
+    check.throughput(Throughput::Bytes(total as u64));
+    check.bench_function("hardpack validate", |b| {
+        b.iter(|| {
+            for d in &docs {
+                black_box(default_limits.validate(d).unwrap());
+            }
+        })
+    });
+    check.bench_function("rmp marker walk (skip only, no checks)", |b| {
+        b.iter(|| {
+            for d in &docs {
+                black_box(rmp_skip(d));
+            }
+        })
+    });
+    check.bench_function("memcpy", |b| {
+        b.iter_batched_ref(
+            || vec![0u8; total],
+            |out| {
+                let mut at = 0;
+                for d in &docs {
+                    out[at..at + d.len()].copy_from_slice(d);
+                    at += d.len();
+                }
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    check.finish();
 
     // Inline text is re-checked as UTF-8 when it is read as `&str` (see `Str`): what that
     // costs next to reading its bytes, on every str of the decoded workload.

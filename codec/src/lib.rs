@@ -95,7 +95,9 @@ mod encode;
 #[cfg(feature = "rmpv")]
 mod rmpv_conv;
 
-pub use decode::{decode, decode_prefix, DecodeStats, Decoder, InvalidUtf8};
+pub use decode::{
+    decode, decode_prefix, skip, validate, DecodeStats, Decoder, InvalidUtf8, INLINE_DEPTH,
+};
 pub use encode::{encode, encode_into};
 pub use error::{EncodeError, EncodeErrorKind, Error, ErrorKind, LengthOf, TimestampError};
 pub use limits::{Limit, Limits};

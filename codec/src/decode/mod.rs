@@ -3,6 +3,9 @@
 
 pub(crate) mod budget;
 pub(crate) mod read;
+mod validate;
+
+pub use validate::{skip, validate, INLINE_DEPTH};
 
 use budget::Builder;
 use read::Reader;
@@ -64,15 +67,7 @@ impl Decoder {
     /// Decodes exactly one value; bytes after it are an error.
     pub fn decode(&self, input: &[u8]) -> Result<Value, Error> {
         let (value, stats) = self.decode_with_stats(input)?;
-        if stats.consumed < input.len() {
-            return Err(Error::new(
-                ErrorKind::TrailingBytes {
-                    count: input.len().saturating_sub(stats.consumed),
-                },
-                stats.consumed,
-                0,
-            ));
-        }
+        refuse_trailing(input, stats.consumed)?;
         Ok(value)
     }
 
@@ -96,6 +91,20 @@ impl Decoder {
         };
         Ok((value, stats))
     }
+}
+
+/// The error for bytes after a complete value of `consumed` bytes, if there are any.
+fn refuse_trailing(input: &[u8], consumed: usize) -> Result<(), Error> {
+    if consumed < input.len() {
+        return Err(Error::new(
+            ErrorKind::TrailingBytes {
+                count: input.len().saturating_sub(consumed),
+            },
+            consumed,
+            0,
+        ));
+    }
+    Ok(())
 }
 
 /// Decodes exactly one value with `Limits::default()`; bytes after it are an error.

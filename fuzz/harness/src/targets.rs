@@ -113,6 +113,15 @@ pub const TARGETS: &[Target] = &[
                  encoded, decoded, cloned, compared, printed and dropped on a 64 KiB stack",
     },
     Target {
+        name: "validate_agrees",
+        run: validate_agrees,
+        limits: |data| Some(limits_from_input(data).0),
+        checks: "the first 8 bytes choose the Limits (as in decode_limits); under both \
+                 InvalidUtf8 policies skip and validate give what decode_prefix and decode give \
+                 (the same error, offset and depth; the same bytes consumed and charged), and \
+                 skip makes no heap allocation when max_depth <= 128 (one above)",
+    },
+    Target {
         name: "differential_rmpv",
         run: differential_rmpv,
         limits: |_| Some(differential_limits()),
@@ -389,6 +398,42 @@ pub fn check_decoded(value: &Value, limits: &Limits) {
             );
         }
     }
+}
+
+/// The limits come from the input, as in `decode_limits`; the validator must give the owned
+/// decoder's verdict, bytes consumed and bytes charged, without allocating.
+pub fn validate_agrees(data: &[u8]) -> Outcome {
+    let (limits, payload) = limits_from_input(data);
+    for policy in [InvalidUtf8::Reject, InvalidUtf8::Replace] {
+        let decoder = Decoder::new(limits.clone()).with_invalid_utf8(policy);
+        let (skipped, cost) = alloc_meter::measure(|| decoder.skip(payload));
+        let most = usize::from(limits.max_depth > hardpack::INLINE_DEPTH);
+        assert!(
+            cost.allocations <= most,
+            "skip ({policy:?}) made {} heap allocations with max_depth {} (at most {most})",
+            cost.allocations,
+            limits.max_depth
+        );
+        let decoded = decoder.decode_with_stats(payload).map(|(_, stats)| stats);
+        match (&decoded, &skipped) {
+            // The validator asks the allocator for nothing, so it cannot be refused.
+            (Err(e), Ok(_)) if matches!(e.kind(), ErrorKind::OutOfMemory { .. }) => {}
+            _ => assert!(
+                decoded == skipped,
+                "skip ({policy:?}) and decode_prefix disagree: {skipped:?} against {decoded:?}"
+            ),
+        }
+        let validated = decoder.validate(payload).map(|stats| stats.consumed);
+        let whole = decoder.decode(payload).map(|_| payload.len());
+        if !matches!(&whole, Err(e) if matches!(e.kind(), ErrorKind::OutOfMemory { .. })) {
+            assert!(
+                validated == whole,
+                "validate ({policy:?}) and decode disagree: {validated:?} against {whole:?}"
+            );
+        }
+    }
+    let result = Decoder::new(limits).decode(payload);
+    outcome(&result, payload.len())
 }
 
 /// The shallowest nesting of arrays that `rmpv::decode::read_value` refuses.

@@ -1,0 +1,235 @@
+//! Validation without building anything: the owned decoder's verdict (the same error kind,
+//! offset and depth, a `max_alloc_bytes` refusal included) from the same reader, with a sink
+//! that only counts. What a decode would charge is worked out from the same charge sizes,
+//! never allocated.
+//!
+//! Its own state is one count per open container: in place (no heap allocation at all) when
+//! `max_depth` is at most [`INLINE_DEPTH`], else in one vector reserved once, for at most
+//! `min(max_depth, input length)` levels.
+
+use alloc::vec::Vec;
+
+use super::budget::{bin_charge, container_charge, ext_charge, str_charge, Budget};
+use super::read::{check_len, Reader, Sink};
+use super::{DecodeStats, Decoder, InvalidUtf8};
+use crate::error::{Error, ErrorKind};
+use crate::invariant;
+use crate::limits::{Limit, Limits};
+use crate::value::assemble::stack_growth;
+use crate::value::leaf::ShortText;
+use crate::value::Value;
+
+/// Nesting up to this depth is validated with no heap allocation.
+pub const INLINE_DEPTH: usize = 128;
+
+struct Validator<'c> {
+    /// The children still to come in each open container, innermost last: room for
+    /// `max_depth` levels (at most one per input byte), in place or in one vector.
+    counts: &'c mut [usize],
+    /// Open containers.
+    open: usize,
+    /// Sum of the counts of every open container but the innermost.
+    pending_outside: usize,
+    budget: Budget,
+    /// The capacity the owned decoder's stack of open containers would have now.
+    builder_stack_capacity: usize,
+}
+
+/// Room for the counts: `levels` of them in `inline` when they fit, else in `heap`, reserved
+/// once.
+fn count_room<'c>(
+    levels: usize,
+    inline: &'c mut [usize; INLINE_DEPTH],
+    heap: &'c mut Vec<usize>,
+) -> Result<&'c mut [usize], Error> {
+    if levels <= INLINE_DEPTH {
+        return Ok(inline);
+    }
+    heap.try_reserve_exact(levels).map_err(|_| {
+        let bytes = levels.saturating_mul(core::mem::size_of::<usize>());
+        Error::new(ErrorKind::OutOfMemory { bytes }, 0, 0)
+    })?;
+    heap.resize(levels, 0);
+    Ok(heap)
+}
+
+impl Validator<'_> {
+    #[inline(always)]
+    fn top_left(&self) -> usize {
+        let left = self.open.checked_sub(1).and_then(|at| self.counts.get(at));
+        left.copied().unwrap_or(0)
+    }
+
+    #[inline]
+    fn push(&mut self, left: usize) {
+        if self.open > 0 {
+            self.pending_outside = self.pending_outside.saturating_add(self.top_left());
+        }
+        match self.counts.get_mut(self.open) {
+            Some(slot) => *slot = left,
+            None => invariant::broken("more open containers than max_depth allows"),
+        }
+        self.open = self.open.saturating_add(1);
+    }
+
+    /// One item finished: counts it in its container, closing every container it completes.
+    /// True when it finished the document.
+    #[inline(always)]
+    fn item_done(&mut self) -> bool {
+        loop {
+            let Some(left) = self
+                .open
+                .checked_sub(1)
+                .and_then(|at| self.counts.get_mut(at))
+            else {
+                return true;
+            };
+            *left = left.saturating_sub(1);
+            if *left > 0 {
+                return false;
+            }
+            self.open = self.open.saturating_sub(1);
+            if self.open > 0 {
+                self.pending_outside = self.pending_outside.saturating_sub(self.top_left());
+            }
+        }
+    }
+}
+
+impl<'a> Sink<'a> for Validator<'_> {
+    #[inline(always)]
+    fn depth(&self) -> usize {
+        self.open
+    }
+
+    #[inline(always)]
+    fn pending_after_current(&self) -> usize {
+        self.pending_outside
+            .saturating_add(self.top_left())
+            .saturating_sub(self.open)
+    }
+
+    #[inline(always)]
+    fn scalar(&mut self, _value: Value) -> bool {
+        self.item_done()
+    }
+
+    #[inline(always)]
+    fn short_str(&mut self, _text: ShortText<'a>) -> bool {
+        self.item_done()
+    }
+
+    fn str(&mut self, text: &'a str) -> Result<bool, ErrorKind> {
+        self.budget.charge(str_charge(text.len()))?;
+        Ok(self.item_done())
+    }
+
+    fn invalid_str(&mut self, bytes: &'a [u8], limits: &Limits) -> Result<bool, ErrorKind> {
+        // What the owned decoder does under InvalidUtf8::Replace, counted: a scratch string of
+        // three bytes per input byte, then the replaced text held to max_str_len and kept.
+        self.budget.charge(bytes.len().saturating_mul(3))?;
+        let replaced = bytes.utf8_chunks().fold(0usize, |len, chunk| {
+            let replacement = if chunk.invalid().is_empty() { 0 } else { 3 };
+            len.saturating_add(chunk.valid().len())
+                .saturating_add(replacement)
+        });
+        check_len(limits, Limit::StrLen, replaced)?;
+        self.budget.charge(str_charge(replaced))?;
+        Ok(self.item_done())
+    }
+
+    fn bin(&mut self, bytes: &'a [u8]) -> Result<bool, ErrorKind> {
+        self.budget.charge(bin_charge(bytes.len()))?;
+        Ok(self.item_done())
+    }
+
+    fn ext(&mut self, _ext_type: i8, data: &'a [u8]) -> Result<bool, ErrorKind> {
+        self.budget.charge(ext_charge(data.len()))?;
+        Ok(self.item_done())
+    }
+
+    fn open(&mut self, is_map: bool, len: usize) -> Result<bool, ErrorKind> {
+        if len == 0 {
+            return Ok(self.item_done());
+        }
+        self.budget.charge(container_charge(is_map, len))?;
+        if let Some((entries, bytes)) = stack_growth(self.open, self.builder_stack_capacity) {
+            self.budget.charge(bytes)?;
+            self.builder_stack_capacity = self.builder_stack_capacity.saturating_add(entries);
+        }
+        self.push(if is_map { len.saturating_mul(2) } else { len });
+        Ok(false)
+    }
+}
+
+impl Decoder {
+    /// What [`decode_with_stats`](Self::decode_with_stats) would answer for the value at the
+    /// start of `input` (the same error, offset and depth; the same bytes consumed and charged),
+    /// without building the value. No heap allocation when `max_depth` is at most
+    /// [`INLINE_DEPTH`]; one above it.
+    ///
+    /// The one verdict it cannot give is [`ErrorKind::OutOfMemory`]: it asks the allocator
+    /// for nothing, so where a decode's request would be refused it answers `Ok`.
+    pub fn skip(&self, input: &[u8]) -> Result<DecodeStats, Error> {
+        let mut inline = [0; INLINE_DEPTH];
+        let mut heap = Vec::new();
+        // Each level needs at least its header byte: no more levels than input bytes.
+        let levels = if self.limits.max_depth <= INLINE_DEPTH {
+            self.limits.max_depth
+        } else {
+            self.limits.max_depth.min(input.len())
+        };
+        let mut validator = Validator {
+            counts: count_room(levels, &mut inline, &mut heap)?,
+            open: 0,
+            pending_outside: 0,
+            budget: Budget::new(self.limits.max_alloc_bytes),
+            builder_stack_capacity: 0,
+        };
+        let consumed = Reader::new(input, &self.limits, self.invalid_utf8).value(&mut validator)?;
+        Ok(DecodeStats {
+            consumed,
+            charged_bytes: validator.budget.used(),
+        })
+    }
+
+    /// What [`decode`](Self::decode) would answer for `input` (exactly one value; bytes after
+    /// it are an error), without building the value: see [`skip`](Self::skip).
+    pub fn validate(&self, input: &[u8]) -> Result<DecodeStats, Error> {
+        let stats = self.skip(input)?;
+        super::refuse_trailing(input, stats.consumed)?;
+        Ok(stats)
+    }
+}
+
+/// Checks that `input` is exactly one value that [`decode`](crate::decode) under `limits`
+/// would accept, without building it; returns its length. Use it as a guard in front of a
+/// decoder that recurses or trusts lengths:
+///
+/// ```
+/// use hardpack::{validate, ErrorKind, Limit, Limits};
+///
+/// // 100,000 nested arrays: rmp-serde would recurse once per level; this refuses at 129.
+/// let mut bomb = vec![0x91u8; 100_000];
+/// bomb.push(0xc0);
+/// let err = validate(&bomb, &Limits::default()).unwrap_err();
+/// assert_eq!(err.limit(), Some(Limit::Depth));
+/// assert_eq!((err.offset(), err.depth()), (128, 128));
+///
+/// assert_eq!(validate(&[0x92, 0x01, 0xa1, b'a'], &Limits::default()), Ok(4));
+/// ```
+pub fn validate(input: &[u8], limits: &Limits) -> Result<usize, Error> {
+    Decoder::new(limits.clone())
+        .with_invalid_utf8(InvalidUtf8::Reject)
+        .validate(input)
+        .map(|stats| stats.consumed)
+}
+
+/// The length of the value at the start of `input`, checked as [`decode_prefix`](crate::decode_prefix)
+/// under `limits` would check it, without building it.
+pub fn skip(input: &[u8], limits: &Limits) -> Result<usize, Error> {
+    Decoder::new(limits.clone())
+        .with_invalid_utf8(InvalidUtf8::Reject)
+        .skip(input)
+        .map(|stats| stats.consumed)
+}
