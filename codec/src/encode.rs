@@ -27,7 +27,16 @@ pub fn encode(value: &Value) -> Result<Vec<u8>, EncodeError> {
 /// The only error is a str, bin, ext, array or map longer than 4,294,967,295, which
 /// MessagePack cannot express; decoded values never are.
 pub fn encode_into(value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-    for event in Walk::new(Root::Value(value)) {
+    write_events(Walk::new(Root::Value(value)), out)
+}
+
+/// Appends the encoding of what a walk meets.
+#[inline]
+pub(crate) fn write_events<'a>(
+    events: impl Iterator<Item = Event<'a>>,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    for event in events {
         if let Event::Enter(_, token) = event {
             write_token(token, out)?;
         }
@@ -40,7 +49,7 @@ fn wire_len(of: LengthOf, len: usize) -> Result<u32, EncodeError> {
 }
 
 #[inline(always)]
-fn write_token(token: Token<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+pub(crate) fn write_token(token: Token<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
     match token {
         Token::Nil => header::write_nil(out),
         Token::Bool(b) => header::write_bool(b, out),

@@ -96,7 +96,8 @@ mod encode;
 mod rmpv_conv;
 
 pub use decode::{
-    decode, decode_prefix, skip, validate, DecodeStats, Decoder, InvalidUtf8, INLINE_DEPTH,
+    decode, decode_prefix, decode_ref, decode_ref_prefix, skip, validate, DecodeStats, Decoder,
+    InvalidUtf8, TokenReader, INLINE_DEPTH,
 };
 pub use encode::{encode, encode_into};
 pub use error::{EncodeError, EncodeErrorKind, Error, ErrorKind, LengthOf, TimestampError};
@@ -105,6 +106,6 @@ pub use limits::{Limit, Limits};
 pub use rmpv_conv::{from_rmpv, to_rmpv};
 pub use timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
 pub use value::{
-    Array, Ext, Index, Integer, Map, Shape, Str, TryFromValueError, Value, ValueBuilder,
-    DROP_RESERVE_PER_CONTAINER,
+    Array, Ext, Index, Integer, Map, Node, Shape, Str, Token, TryFromValueError, Value,
+    ValueBuilder, ValueRef, DROP_RESERVE_PER_CONTAINER,
 };

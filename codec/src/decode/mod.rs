@@ -1,10 +1,15 @@
 //! The owned decoder: the reader (every check, in one place: [`read`]) feeding a budgeted
 //! builder, one loop, no recursion.
 
+mod borrowed;
 pub(crate) mod budget;
+pub(crate) mod nesting;
 pub(crate) mod read;
+mod tokens;
 mod validate;
 
+pub use borrowed::{decode_ref, decode_ref_prefix};
+pub use tokens::TokenReader;
 pub use validate::{skip, validate, INLINE_DEPTH};
 
 use budget::Builder;

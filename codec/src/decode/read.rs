@@ -16,6 +16,10 @@ use super::InvalidUtf8;
 /// What a decoding surface does with each item. Every method that may end the document
 /// answers `true` when it did (the top-level value is complete).
 pub(crate) trait Sink<'a> {
+    /// Whether short UTF-8 strs go to [`short_str`](Self::short_str) (for a sink that holds
+    /// them inline: the reader checks them with a cheaper test) or, like every other str, to
+    /// [`str`](Self::str) as a `&str`.
+    const SHORT_TEXT: bool = true;
     /// Containers open around the next item.
     fn depth(&self) -> usize;
     /// Items the open containers still need after the one being read now; each needs at
@@ -69,24 +73,44 @@ impl<'a, 'l> Reader<'a, 'l> {
         }
     }
 
+    /// A reader that goes on from `cur`.
+    pub(crate) fn resume(cur: Cursor<'a>, limits: &'l Limits, invalid_utf8: InvalidUtf8) -> Self {
+        Reader {
+            cur,
+            limits,
+            invalid_utf8,
+        }
+    }
+
+    /// Where the reader is.
+    pub(crate) fn cursor(&self) -> &Cursor<'a> {
+        &self.cur
+    }
+
     /// Feeds the sink one value's items; returns the bytes the value took. An error carries
     /// the offset of the item it is about and the depth there.
     #[inline(always)]
     pub(crate) fn value<S: Sink<'a>>(&mut self, sink: &mut S) -> Result<usize, Error> {
         loop {
-            let start = self.cur.position();
-            let finished = self
-                .item(sink)
-                .map_err(|kind| Error::new(kind, start, sink.depth()))?;
-            // Every item is at least its marker byte, so the loop ends on any input.
-            debug_assert!(
-                self.cur.position() > start,
-                "a decode step consumed no input"
-            );
-            if finished {
+            if self.step(sink)? {
                 return Ok(self.cur.position());
             }
         }
+    }
+
+    /// Feeds the sink one item. True when it finished the top-level value.
+    #[inline(always)]
+    pub(crate) fn step<S: Sink<'a>>(&mut self, sink: &mut S) -> Result<bool, Error> {
+        let start = self.cur.position();
+        let finished = self
+            .item(sink)
+            .map_err(|kind| Error::new(kind, start, sink.depth()))?;
+        // Every item is at least its marker byte, so a loop of steps ends on any input.
+        debug_assert!(
+            self.cur.position() > start,
+            "a decode step consumed no input"
+        );
+        Ok(finished)
     }
 
     /// The input ended inside the current item, `missing` bytes short; every item the open
@@ -131,8 +155,10 @@ impl<'a, 'l> Reader<'a, 'l> {
             Header::Str(len) => {
                 let len = self.check(Limit::StrLen, len)?;
                 let bytes = self.body(len, sink)?;
-                if let Some(short) = ShortText::new(bytes) {
-                    return Ok(sink.short_str(short));
+                if S::SHORT_TEXT {
+                    if let Some(short) = ShortText::new(bytes) {
+                        return Ok(sink.short_str(short));
+                    }
                 }
                 // Longer than inline text, or not UTF-8.
                 match core::str::from_utf8(bytes) {

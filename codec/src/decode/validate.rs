@@ -9,6 +9,7 @@
 
 use alloc::vec::Vec;
 
+use super::nesting::Nesting;
 use super::budget::{bin_charge, container_charge, ext_charge, str_charge, Budget};
 use super::read::{check_len, Reader, Sink};
 use super::{DecodeStats, Decoder, InvalidUtf8};
@@ -23,13 +24,8 @@ use crate::value::Value;
 pub const INLINE_DEPTH: usize = 128;
 
 struct Validator<'c> {
-    /// The children still to come in each open container, innermost last: room for
-    /// `max_depth` levels (at most one per input byte), in place or in one vector.
-    counts: &'c mut [usize],
-    /// Open containers.
-    open: usize,
-    /// Sum of the counts of every open container but the innermost.
-    pending_outside: usize,
+    /// Room for `max_depth` levels (at most one per input byte), in place or in one vector.
+    nesting: Nesting<&'c mut [usize]>,
     budget: Budget,
     /// The capacity the owned decoder's stack of open containers would have now.
     builder_stack_capacity: usize,
@@ -55,58 +51,20 @@ fn count_room<'c>(
 
 impl Validator<'_> {
     #[inline(always)]
-    fn top_left(&self) -> usize {
-        let left = self.open.checked_sub(1).and_then(|at| self.counts.get(at));
-        left.copied().unwrap_or(0)
-    }
-
-    #[inline]
-    fn push(&mut self, left: usize) {
-        if self.open > 0 {
-            self.pending_outside = self.pending_outside.saturating_add(self.top_left());
-        }
-        match self.counts.get_mut(self.open) {
-            Some(slot) => *slot = left,
-            None => invariant::broken("more open containers than max_depth allows"),
-        }
-        self.open = self.open.saturating_add(1);
-    }
-
-    /// One item finished: counts it in its container, closing every container it completes.
-    /// True when it finished the document.
-    #[inline(always)]
     fn item_done(&mut self) -> bool {
-        loop {
-            let Some(left) = self
-                .open
-                .checked_sub(1)
-                .and_then(|at| self.counts.get_mut(at))
-            else {
-                return true;
-            };
-            *left = left.saturating_sub(1);
-            if *left > 0 {
-                return false;
-            }
-            self.open = self.open.saturating_sub(1);
-            if self.open > 0 {
-                self.pending_outside = self.pending_outside.saturating_sub(self.top_left());
-            }
-        }
+        self.nesting.item_done(|| {})
     }
 }
 
 impl<'a> Sink<'a> for Validator<'_> {
     #[inline(always)]
     fn depth(&self) -> usize {
-        self.open
+        self.nesting.depth()
     }
 
     #[inline(always)]
     fn pending_after_current(&self) -> usize {
-        self.pending_outside
-            .saturating_add(self.top_left())
-            .saturating_sub(self.open)
+        self.nesting.pending_after_current()
     }
 
     #[inline(always)]
@@ -155,11 +113,17 @@ impl<'a> Sink<'a> for Validator<'_> {
             return Ok(self.item_done());
         }
         self.budget.charge(container_charge(is_map, len))?;
-        if let Some((entries, bytes)) = stack_growth(self.open, self.builder_stack_capacity) {
+        if let Some((entries, bytes)) =
+            stack_growth(self.nesting.depth(), self.builder_stack_capacity)
+        {
             self.budget.charge(bytes)?;
             self.builder_stack_capacity = self.builder_stack_capacity.saturating_add(entries);
         }
-        self.push(if is_map { len.saturating_mul(2) } else { len });
+        if !self.nesting.has_room() {
+            // The reader checked the depth against max_depth, which the counts have room for.
+            invariant::broken("more open containers than max_depth allows");
+        }
+        self.nesting.push(if is_map { len.saturating_mul(2) } else { len });
         Ok(false)
     }
 }
@@ -182,9 +146,7 @@ impl Decoder {
             self.limits.max_depth.min(input.len())
         };
         let mut validator = Validator {
-            counts: count_room(levels, &mut inline, &mut heap)?,
-            open: 0,
-            pending_outside: 0,
+            nesting: Nesting::new(count_room(levels, &mut inline, &mut heap)?),
             budget: Budget::new(self.limits.max_alloc_bytes),
             builder_stack_capacity: 0,
         };

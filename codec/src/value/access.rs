@@ -17,6 +17,7 @@ use crate::prelude::*;
 use core::fmt;
 
 use crate::timestamp::Timestamp;
+use crate::value::borrowed::Node;
 use crate::value::{Ext, Integer, Map, Value};
 
 /// What indexing returns for an absent key or position.
@@ -59,11 +60,16 @@ pub trait Index: private::Sealed {
     fn index_into<'v>(&self, value: &'v Value) -> Option<&'v Value>;
     #[doc(hidden)]
     fn index_into_mut<'v>(&self, value: &'v mut Value) -> Option<&'v mut Value>;
+    #[doc(hidden)]
+    fn index_into_node<'t, 'a>(&self, node: Node<'t, 'a>) -> Option<Node<'t, 'a>>;
 }
 
 impl Index for usize {
     fn index_into<'v>(&self, value: &'v Value) -> Option<&'v Value> {
         value.as_array()?.get(*self)
+    }
+    fn index_into_node<'t, 'a>(&self, node: Node<'t, 'a>) -> Option<Node<'t, 'a>> {
+        node.element(*self)
     }
     fn index_into_mut<'v>(&self, value: &'v mut Value) -> Option<&'v mut Value> {
         match value {
@@ -76,6 +82,9 @@ impl Index for usize {
 impl Index for str {
     fn index_into<'v>(&self, value: &'v Value) -> Option<&'v Value> {
         value.as_map()?.get(self)
+    }
+    fn index_into_node<'t, 'a>(&self, node: Node<'t, 'a>) -> Option<Node<'t, 'a>> {
+        node.value_of(self)
     }
     fn index_into_mut<'v>(&self, value: &'v mut Value) -> Option<&'v mut Value> {
         match value {
@@ -92,6 +101,9 @@ impl Index for String {
     fn index_into_mut<'v>(&self, value: &'v mut Value) -> Option<&'v mut Value> {
         self.as_str().index_into_mut(value)
     }
+    fn index_into_node<'t, 'a>(&self, node: Node<'t, 'a>) -> Option<Node<'t, 'a>> {
+        self.as_str().index_into_node(node)
+    }
 }
 
 impl<T: Index + ?Sized> Index for &T {
@@ -100,6 +112,9 @@ impl<T: Index + ?Sized> Index for &T {
     }
     fn index_into_mut<'v>(&self, value: &'v mut Value) -> Option<&'v mut Value> {
         (**self).index_into_mut(value)
+    }
+    fn index_into_node<'t, 'a>(&self, node: Node<'t, 'a>) -> Option<Node<'t, 'a>> {
+        (**self).index_into_node(node)
     }
 }
 

@@ -14,7 +14,11 @@ enum Notation {
     Display,
 }
 
-fn write_walk(walk: Walk<'_>, notation: Notation, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+fn write_walk<'a>(
+    walk: impl Iterator<Item = Event<'a>>,
+    notation: Notation,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
     for event in walk {
         let token = match event {
             Event::Enter(slot, token) => {
@@ -53,6 +57,22 @@ fn write_walk(walk: Walk<'_>, notation: Notation, f: &mut fmt::Formatter<'_>) ->
         }
     }
     Ok(())
+}
+
+/// `Debug` of what a walk meets (for trees other than `Value`'s).
+pub(crate) fn write_debug<'a>(
+    events: impl Iterator<Item = Event<'a>>,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
+    write_walk(events, Notation::Debug, f)
+}
+
+/// `Display` of what a walk meets (for trees other than `Value`'s).
+pub(crate) fn write_display<'a>(
+    events: impl Iterator<Item = Event<'a>>,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
+    write_walk(events, Notation::Display, f)
 }
 
 /// A JSON string literal: `"`, `\` and control characters escaped.

@@ -12,20 +12,24 @@ use crate::timestamp::Timestamp;
 
 mod access;
 pub(crate) mod assemble;
+pub(crate) mod borrowed;
 mod convert;
-mod display;
+pub(crate) mod display;
 mod drop;
 mod hash;
 pub(crate) mod leaf;
 #[macro_use]
 mod macros;
+pub(crate) mod token;
 pub(crate) mod walk;
 
 pub use access::{Index, TryFromValueError};
 pub use assemble::ValueBuilder;
+pub use borrowed::{Node, ValueRef};
 pub use drop::DROP_RESERVE_PER_CONTAINER;
 pub use leaf::{Ext, Str};
-use walk::{Event, Root, Token, Walk};
+pub use token::Token;
+use walk::{Event, Root, Walk};
 
 /// A MessagePack value.
 ///
@@ -208,18 +212,7 @@ impl Value {
     /// # Ok::<(), hardpack::Error>(())
     /// ```
     pub fn shape(&self) -> Shape {
-        let mut shape = Shape::default();
-        let mut walk = Walk::new(Root::Value(self));
-        while let Some(event) = walk.next() {
-            if let Event::Enter(_, token) = event {
-                shape.values = shape.values.saturating_add(1);
-                if matches!(token, Token::Array(_) | Token::Map(_)) {
-                    shape.containers = shape.containers.saturating_add(1);
-                    shape.max_depth = shape.max_depth.max(walk.depth());
-                }
-            }
-        }
-        shape
+        Shape::of(Walk::new(Root::Value(self)))
     }
 }
 
@@ -232,6 +225,28 @@ pub struct Shape {
     pub containers: usize,
     /// Deepest nesting of containers (0 for a scalar, 1 for a flat array).
     pub max_depth: usize,
+}
+
+impl Shape {
+    /// The shape of what a walk meets.
+    pub(crate) fn of<'a>(events: impl Iterator<Item = Event<'a>>) -> Shape {
+        let mut shape = Shape::default();
+        let mut depth = 0usize;
+        for event in events {
+            match event {
+                Event::Enter(_, token) => {
+                    shape.values = shape.values.saturating_add(1);
+                    if matches!(token, walk::Token::Array(_) | walk::Token::Map(_)) {
+                        shape.containers = shape.containers.saturating_add(1);
+                        depth = depth.saturating_add(1);
+                        shape.max_depth = shape.max_depth.max(depth);
+                    }
+                }
+                Event::Leave(_) => depth = depth.saturating_sub(1),
+            }
+        }
+        shape
+    }
 }
 
 /// Copies a value by walking it into a [`ValueBuilder`]: the one cloning path, without

@@ -15,7 +15,6 @@ use crate::value::{Integer, Value};
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Text<'a> {
     Held(&'a Str),
-    #[cfg_attr(not(feature = "rmpv"), allow(dead_code))]
     Borrowed(&'a str),
 }
 
@@ -134,11 +133,6 @@ impl<'a> Walk<'a> {
             root: Some(root),
             stack: Vec::new(),
         }
-    }
-
-    /// Containers entered and not yet left.
-    pub(crate) fn depth(&self) -> usize {
-        self.stack.len()
     }
 
     #[inline]
