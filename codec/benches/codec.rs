@@ -121,6 +121,22 @@ fn workload() -> (Vec<Value>, Vec<Vec<u8>>) {
     (values, encoded)
 }
 
+/// 2,000 records of a few fields and a 16 KiB bin.
+fn blob_workload() -> Vec<Vec<u8>> {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    (0..2_000)
+        .map(|i| {
+            let blob: Vec<u8> = (0..16 << 10).map(|_| rng.below(256) as u8).collect();
+            let record = Value::from_iter([
+                ("id", Value::from(i)),
+                ("name", Value::from(format!("blob-{i}"))),
+                ("data", Value::Bin(blob.into())),
+            ]);
+            hardpack::encode(&record).unwrap()
+        })
+        .collect()
+}
+
 /// The length of the value at the start of `buf`, walked with rmp's marker reader: what a
 /// caller without a validator writes to skip a value (it checks no limit, no UTF-8, no room).
 fn rmp_skip(mut buf: &[u8]) -> usize {
@@ -230,6 +246,37 @@ fn benches(c: &mut Criterion) {
         })
     });
     decode.finish();
+
+    // Borrowed decoding: str, bin and ext payloads stay in the input. On the mixed workload
+    // above and on a blob-heavy one (records carrying a 16 KiB bin each).
+    let blobs = blob_workload();
+    let blob_total: usize = blobs.iter().map(Vec::len).sum();
+    for (name, set, bytes) in [("mixed", &docs, total), ("blobs", &blobs, blob_total)] {
+        let mut borrowed = c.benchmark_group(format!("decode borrowed, {name}"));
+        borrowed.throughput(Throughput::Bytes(bytes as u64));
+        borrowed.bench_function("hardpack decode_ref", |b| {
+            b.iter(|| {
+                for d in set {
+                    black_box(default_limits.decode_ref(d).unwrap());
+                }
+            })
+        });
+        borrowed.bench_function("rmpv read_value_ref", |b| {
+            b.iter(|| {
+                for d in set {
+                    black_box(rmpv::decode::read_value_ref(&mut d.as_slice()).unwrap());
+                }
+            })
+        });
+        borrowed.bench_function("hardpack decode (owned)", |b| {
+            b.iter(|| {
+                for d in set {
+                    black_box(default_limits.decode(d).unwrap());
+                }
+            })
+        });
+        borrowed.finish();
+    }
 
     // Validation: the decoder's verdict with nothing built, against rmp's skip-only walk
     // (markers and lengths, no checks) and a copy of the same bytes.

@@ -75,7 +75,6 @@ impl<'a> TapeBuilder<'a> {
 }
 
 impl<'a> Sink<'a> for TapeBuilder<'a> {
-    const SHORT_TEXT: bool = false;
 
     #[inline(always)]
     fn depth(&self) -> usize {
@@ -100,14 +99,19 @@ impl<'a> Sink<'a> for TapeBuilder<'a> {
         self.item_done()
     }
 
-    fn short_str(&mut self, _text: ShortText<'a>) -> bool {
-        crate::invariant::broken("short text handed to a sink that asked for &str");
+    #[inline(always)]
+    fn short_str(&mut self, text: ShortText<'a>) -> bool {
+        // Room reserved as for a scalar.
+        if self.tape.len() == self.tape.capacity() {
+            crate::invariant::broken("a str without room on the tape");
+        }
+        self.tape.push(TapeItem::Str(text.bytes()));
         self.item_done()
     }
 
     #[inline(always)]
     fn str(&mut self, text: &'a str) -> Result<bool, ErrorKind> {
-        self.push(TapeItem::Str(text))
+        self.push(TapeItem::Str(text.as_bytes()))
     }
 
     fn invalid_str(&mut self, _bytes: &'a [u8], _limits: &Limits) -> Result<bool, ErrorKind> {

@@ -252,6 +252,7 @@ impl ValueBuilder {
             Token::Timestamp(ts) => Value::Timestamp(ts),
             Token::Str(Text::Held(s)) => Value::Str(s.clone()),
             Token::Str(Text::Borrowed(s)) => Value::Str(Str::from(s)),
+            Token::Str(text @ Text::Checked(_)) => Value::Str(Str::from(text.as_str())),
             Token::Bin(b) => Value::Bin(b.into()),
             Token::Ext(t, b) => Value::Ext(crate::Ext::new(t, b)),
             Token::Array(n) => return self.start_array(n),

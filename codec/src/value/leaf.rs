@@ -213,6 +213,11 @@ impl<'a> ShortText<'a> {
         (bytes.is_ascii() || core::str::from_utf8(bytes).is_ok())
             .then_some(ShortText { bytes, len })
     }
+
+    /// The bytes, known to be UTF-8.
+    pub(crate) fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
 }
 
 impl Default for Str {

@@ -10,12 +10,15 @@ use crate::timestamp::Timestamp;
 use crate::value::leaf::Str;
 use crate::value::{Integer, Value};
 
-/// The text of a str token: held by a [`Str`], or a `str` from elsewhere (rmpv). Both are
-/// known to be UTF-8.
+/// The text of a str token: held by a [`Str`], a `str` from elsewhere (rmpv, the token
+/// reader), or bytes a decode checked to be UTF-8 (a [`ValueRef`](crate::ValueRef)'s, which
+/// keeps short text as bytes for the reason `Str` holds it inline: without `unsafe`, only a
+/// second check makes a `&str` of them). All are known to be UTF-8.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Text<'a> {
     Held(&'a Str),
     Borrowed(&'a str),
+    Checked(&'a [u8]),
 }
 
 impl<'a> Text<'a> {
@@ -23,6 +26,7 @@ impl<'a> Text<'a> {
         match self {
             Text::Held(s) => s.as_bytes(),
             Text::Borrowed(s) => s.as_bytes(),
+            Text::Checked(b) => b,
         }
     }
 
@@ -30,8 +34,17 @@ impl<'a> Text<'a> {
         match self {
             Text::Held(s) => s.as_str(),
             Text::Borrowed(s) => s,
+            Text::Checked(b) => checked_str(b),
         }
     }
+}
+
+/// Bytes a decode checked to be UTF-8, as a `&str` (checked again: see [`Text`]).
+pub(crate) fn checked_str(bytes: &[u8]) -> &str {
+    core::str::from_utf8(bytes).unwrap_or_else(|_| {
+        crate::invariant::broken("text checked as UTF-8 that is not");
+        ""
+    })
 }
 
 /// One value as the walk meets it: a scalar with its data borrowed, or the start of a
