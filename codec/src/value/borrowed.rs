@@ -222,6 +222,11 @@ impl<'t, 'a> Node<'t, 'a> {
         }
     }
 
+    /// True for an array or map with no children.
+    pub fn is_empty(&self) -> bool {
+        self.len() == Some(0)
+    }
+
     /// Elements of an array or entries of a map; `None` for a scalar.
     pub fn len(&self) -> Option<usize> {
         match *self.item() {

@@ -10,7 +10,7 @@ use crate::value::{Integer, Value};
 /// One item of MessagePack as the [`TokenReader`](crate::TokenReader) reads it: a scalar with its payload
 /// borrowed from the input, or the start of an array or map with its count (elements for an
 /// array, key-value pairs for a map), whose children are the tokens that follow.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Token<'a> {
     /// nil.
     Nil,
@@ -35,6 +35,15 @@ pub enum Token<'a> {
     /// A map of this many key-value pairs starts; its keys and values follow, alternating.
     Map(u32),
 }
+
+impl PartialEq for Token<'_> {
+    /// As for [`Value`]: floats compare by their bits, so a NaN equals itself.
+    fn eq(&self, other: &Self) -> bool {
+        self.as_walk_token() == other.as_walk_token()
+    }
+}
+
+impl Eq for Token<'_> {}
 
 impl<'a> Token<'a> {
     /// Appends the token's smallest encoding (a header, and the payload for str, bin and

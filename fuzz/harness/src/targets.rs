@@ -122,10 +122,31 @@ pub const TARGETS: &[Target] = &[
                  skip makes no heap allocation when max_depth <= 128 (one above)",
     },
     Target {
+        name: "value_ref_agrees",
+        run: value_ref_agrees,
+        limits: |data| Some(limits_from_input(data).0),
+        checks: "the first 8 bytes choose the Limits (as in decode_limits); decode_ref and \
+                 decode_ref_prefix give what decode and decode_prefix give (an equal value, \
+                 to_owned equal to the owned decode, the same encoding, shape and bytes \
+                 consumed, or the same error), but for refusals by max_alloc_bytes, which \
+                 each charges for its own allocations; decode_ref's measured peak heap stays \
+                 within max_alloc_bytes and within what it charged",
+    },
+    Target {
+        name: "tokens_roundtrip",
+        run: tokens_roundtrip,
+        limits: |data| Some(limits_from_input(data).0),
+        checks: "the first 8 bytes choose the Limits; the token reader's tokens of the first \
+                 value, re-encoded, are the owned decode's encoding, and read back give the \
+                 same tokens; it refuses what skip refuses, with the same error (but for \
+                 max_alloc_bytes, as in value_ref_agrees); its peak heap is what it charged",
+    },
+    Target {
         name: "differential_rmpv",
         run: differential_rmpv,
         limits: |_| Some(differential_limits()),
-        checks: "hardpack and rmpv::decode::read_value agree where both accept; every \
+        checks: "hardpack's decode and rmpv::decode::read_value agree where both accept, \
+                 and so do hardpack's decode_ref and rmpv::decode::read_value_ref; every \
                  disagreement is one of the documented kinds",
     },
 ];
@@ -436,6 +457,122 @@ pub fn validate_agrees(data: &[u8]) -> Outcome {
     outcome(&result, payload.len())
 }
 
+/// True for the errors where a borrowing surface may differ from the owned decode: it
+/// charges what it allocates itself, not what the owned decode would.
+fn budget_error(e: &hardpack::Error) -> bool {
+    e.limit() == Some(Limit::AllocBytes) || matches!(e.kind(), ErrorKind::OutOfMemory { .. })
+}
+
+/// Two verdicts that must be the same, but for refusals by the budget (see [`budget_error`]).
+fn same_verdict<T, U>(
+    what: &str,
+    ours: &Result<T, hardpack::Error>,
+    owned: &Result<U, hardpack::Error>,
+) {
+    match (ours, owned) {
+        (Err(a), Err(b)) if budget_error(a) || budget_error(b) => {}
+        (Err(a), Err(b)) => assert!(a == b, "{what} refused with {a}, decode with {b}"),
+        (Err(e), Ok(_)) => assert!(budget_error(e), "{what} refused what decode accepts: {e}"),
+        (Ok(_), Err(e)) => assert!(budget_error(e), "{what} accepted what decode refuses: {e}"),
+        (Ok(_), Ok(_)) => {}
+    }
+}
+
+/// The borrowed decode agrees with the owned one, within its own budget.
+pub fn value_ref_agrees(data: &[u8]) -> Outcome {
+    let (limits, payload) = limits_from_input(data);
+    let decoder = Decoder::new(limits.clone());
+    let (borrowed, cost) = alloc_meter::measure(|| decoder.decode_ref_with_stats(payload));
+    assert!(
+        cost.peak_bytes <= budget_with_slack(&limits),
+        "decode_ref allocated {} bytes at peak, above max_alloc_bytes {}",
+        cost.peak_bytes,
+        limits.max_alloc_bytes
+    );
+    let owned = decoder.decode_with_stats(payload);
+    same_verdict("decode_ref_prefix", &borrowed, &owned);
+    if let (Ok((doc, stats)), Ok((value, owned_stats))) = (&borrowed, &owned) {
+        assert!(
+            cost.peak_bytes <= stats.charged_bytes,
+            "decode_ref allocated {} bytes at peak but charged only {}",
+            cost.peak_bytes,
+            stats.charged_bytes
+        );
+        assert_eq!(stats.consumed, owned_stats.consumed, "bytes consumed differ");
+        assert!(*doc == *value, "decode_ref and decode differ: {doc:?} against {value:?}");
+        assert!(doc.to_owned() == *value, "to_owned differs from the owned decode");
+        assert_eq!(
+            doc.encode(),
+            encode(value).expect("a decoded value encodes"),
+            "decode_ref and decode re-encode differently"
+        );
+        assert_eq!(doc.shape(), value.shape(), "shapes differ");
+        assert!(doc.clone() == *doc, "a clone differs");
+    }
+    let whole = decoder.decode_ref(payload);
+    same_verdict("decode_ref", &whole, &decoder.decode(payload));
+    match borrowed {
+        Ok((doc, stats)) => Outcome::Decoded {
+            type_name: doc.root().type_name(),
+            shape: doc.shape(),
+            consumed: stats.consumed,
+        },
+        Err(e) => Outcome::Rejected(e),
+    }
+}
+
+/// The tokens of the first value in `input` and the bytes they took, or the reader's error.
+fn first_value_tokens<'a>(
+    input: &'a [u8],
+    limits: &Limits,
+) -> Result<(Vec<hardpack::Token<'a>>, usize), hardpack::Error> {
+    let mut reader = hardpack::TokenReader::new(input, limits);
+    let mut tokens = Vec::new();
+    while let Some((_, token)) = reader.next_token()? {
+        tokens.push(token);
+        if reader.depth() == 0 {
+            return Ok((tokens, reader.position()));
+        }
+    }
+    // The input ended between values, before the first: what decoding an empty input says.
+    Err(Decoder::new(limits.clone())
+        .skip(input)
+        .expect_err("an empty input is refused"))
+}
+
+/// The token reader's tokens re-encode to the owned decode's encoding and read back the same.
+pub fn tokens_roundtrip(data: &[u8]) -> Outcome {
+    let (limits, payload) = limits_from_input(data);
+    let (read, cost) = alloc_meter::measure(|| first_value_tokens(payload, &limits));
+    assert!(
+        cost.peak_bytes <= budget_with_slack(&limits),
+        "the token reader allocated {} bytes at peak, above max_alloc_bytes {}",
+        cost.peak_bytes,
+        limits.max_alloc_bytes
+    );
+    let owned = Decoder::new(limits.clone()).decode_prefix(payload);
+    same_verdict("the token reader", &read, &owned);
+    if let (Ok((tokens, used)), Ok((value, owned_used))) = (&read, &owned) {
+        assert_eq!(used, owned_used, "bytes consumed differ");
+        let mut written = Vec::new();
+        for token in tokens {
+            token.encode_into(&mut written);
+        }
+        assert_eq!(
+            written,
+            encode(value).expect("a decoded value encodes"),
+            "re-encoded tokens differ from the value's encoding"
+        );
+        let (again, _) = first_value_tokens(&written, &Limits::unlimited())
+            .unwrap_or_else(|e| panic!("re-encoded tokens do not read back: {e}"));
+        assert!(again == *tokens, "tokens read back differ: {again:?} against {tokens:?}");
+    }
+    match owned {
+        Ok((value, used)) => decoded(&value, used),
+        Err(e) => Outcome::Rejected(e),
+    }
+}
+
 /// The shallowest nesting of arrays that `rmpv::decode::read_value` refuses.
 pub fn rmpv_depth_limit() -> usize {
     static LIMIT: OnceLock<usize> = OnceLock::new();
@@ -450,6 +587,21 @@ pub fn rmpv_depth_limit() -> usize {
     })
 }
 
+/// The shallowest nesting of arrays that `rmpv::decode::read_value_ref` refuses (it counts
+/// each container twice).
+pub fn rmpv_ref_depth_limit() -> usize {
+    static LIMIT: OnceLock<usize> = OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        (1..100_000)
+            .find(|&depth| {
+                let mut bytes = vec![0x91u8; depth];
+                bytes.push(0xc0);
+                rmpv::decode::read_value_ref(&mut bytes.as_slice()).is_err()
+            })
+            .unwrap_or(usize::MAX)
+    })
+}
+
 /// Where rmpv and hardpack may legitimately disagree. Anything else is a bug in one of them.
 pub const DOCUMENTED_DISAGREEMENTS: &[&str] = &[
     "hardpack refuses invalid UTF-8 in str; rmpv keeps the bytes",
@@ -457,7 +609,8 @@ pub const DOCUMENTED_DISAGREEMENTS: &[&str] = &[
     "hardpack refuses an ext -1 that is not a valid timestamp; rmpv keeps it as ext",
     "hardpack refuses input over its Limits (lengths, allocation); rmpv has no such limits",
     "rmpv refuses nesting at or beyond its depth limit (counting a str or ext leaf as one more \
-     level); hardpack's differential limit is higher",
+     level; read_value_ref's limit is about half read_value's); hardpack's differential limit \
+     is higher",
 ];
 
 /// The limits `differential_rmpv` decodes under: the defaults, with the depth raised above
@@ -508,9 +661,51 @@ pub fn differential_rmpv(data: &[u8]) -> Outcome {
         ),
         (Err(_), Err(_)) => {}
     }
+    borrowed_against_rmpv(data, &limits);
     match &ours {
         Ok((value, used)) => decoded(value, *used),
         Err(e) => Outcome::Rejected(e.clone()),
+    }
+}
+
+/// hardpack's `decode_ref_prefix` against `rmpv::decode::read_value_ref`, with the same
+/// documented disagreements as the owned decoders.
+fn borrowed_against_rmpv(data: &[u8], limits: &Limits) {
+    let ours = Decoder::new(limits.clone()).decode_ref_prefix(data);
+    let mut rest = data;
+    let theirs = rmpv::decode::read_value_ref(&mut rest);
+    match (&ours, &theirs) {
+        (Ok((doc, used)), Ok(their_value)) => {
+            assert_eq!(
+                *used,
+                data.len() - rest.len(),
+                "hardpack's decode_ref and rmpv's read_value_ref consumed different lengths"
+            );
+            let converted = from_rmpv(&their_value.to_owned())
+                .unwrap_or_else(|e| panic!("rmpv's value does not convert: {e:?}"));
+            assert!(
+                *doc == converted,
+                "hardpack's decode_ref and rmpv's read_value_ref decoded different values"
+            );
+        }
+        (Err(e), Ok(_)) => assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::InvalidUtf8 { .. }
+                    | ErrorKind::ReservedMarker
+                    | ErrorKind::InvalidTimestamp(_)
+                    | ErrorKind::LimitExceeded { .. }
+            ),
+            "hardpack's decode_ref refused what read_value_ref accepts, for an undocumented \
+             reason: {e}"
+        ),
+        (Ok((doc, _)), Err(their_error)) => assert!(
+            doc.shape().max_depth.saturating_add(1) >= rmpv_ref_depth_limit()
+                && their_error.to_string().contains("depth"),
+            "read_value_ref refused ({their_error}) what hardpack's decode_ref accepts, for an \
+             undocumented reason"
+        ),
+        (Err(_), Err(_)) => {}
     }
 }
 
