@@ -86,7 +86,8 @@ struct AuditArgs {
     /// max_alloc_bytes=1KiB..64MiB or max_depth=1..100000 (A, doubling, B)
     #[arg(long)]
     sweep: Option<String>,
-    /// The decoding surface each payload goes through: owned or validate
+    /// The decoding surface each payload goes through: owned (a Value), borrowed (a
+    /// ValueRef) or validate (nothing built)
     #[arg(long, value_enum, default_value_t = Surface::Owned)]
     surface: Surface,
     #[command(flatten)]
@@ -112,8 +113,8 @@ struct ReproArgs {
     /// what the target did (exit 3 if its oracle fails). `hardpack targets` lists them.
     #[arg(long, value_parser = target_name, conflicts_with = "surface")]
     target: Option<&'static hardpack_harness::Target>,
-    /// The decoding surface: owned (decode to a Value) or validate (the same verdict, nothing
-    /// built)
+    /// The decoding surface: owned (decode to a Value), borrowed (a ValueRef that borrows
+    /// str, bin and ext payloads from the input) or validate (the same verdict, nothing built)
     #[arg(long, value_enum, default_value_t = Surface::Owned)]
     surface: Surface,
     #[command(flatten)]
@@ -191,8 +192,8 @@ fn print_report(report: &repro::Report) {
         report.payload,
         human_bytes(report.input_bytes)
     );
-    if report.surface == "validate" {
-        println!("surface:  validate");
+    if !matches!(report.surface, "owned" | "target") {
+        println!("surface:  {}", report.surface);
     }
     if let Some(target) = &report.target {
         println!("target:   {}", target.name);

@@ -16,8 +16,22 @@ pub enum Surface {
     /// `Decoder::decode`: the owned `Value`.
     #[default]
     Owned,
+    /// `Decoder::decode_ref`: a `ValueRef` borrowing str, bin and ext payloads from the
+    /// input.
+    Borrowed,
     /// `Decoder::validate`: the decoder's verdict and charge, nothing built.
     Validate,
+}
+
+impl Surface {
+    /// The name the flag and the reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Surface::Owned => "owned",
+            Surface::Borrowed => "borrowed",
+            Surface::Validate => "validate",
+        }
+    }
 }
 
 /// What one decode (or one target run) of a payload did.
@@ -25,7 +39,8 @@ pub enum Surface {
 pub struct Report {
     /// The payload file (`-` for standard input).
     pub payload: String,
-    /// The surface it went through (`owned`, `validate`), or `target` with `--target`.
+    /// The surface it went through (`owned`, `borrowed`, `validate`), or `target` with
+    /// `--target`.
     pub surface: &'static str,
     /// Size of the payload.
     pub input_bytes: usize,
@@ -179,17 +194,26 @@ impl Report {
 /// Decodes `payload` under `limits` through `surface` (trailing bytes are an error) and
 /// reports what happened.
 pub fn repro(name: &str, payload: &[u8], limits: &Limits, surface: Surface) -> Report {
-    if surface == Surface::Validate {
-        return validate(name, payload, limits);
-    }
     let decoder = Decoder::new(limits.clone());
-    // Only the decode is measured; describing its result afterwards allocates too.
-    let (result, cost) = alloc_meter::measure(|| decoder.decode(payload));
+    // Only the decode is measured; describing its result afterwards allocates too, and the
+    // result is dropped only after that.
+    let (result, cost) = match surface {
+        Surface::Validate => return validate(name, payload, limits),
+        Surface::Owned => {
+            let (result, cost) = alloc_meter::measure(|| decoder.decode(payload));
+            let described = result.map(|value| (value.type_name(), value.shape()));
+            (described, cost)
+        }
+        Surface::Borrowed => {
+            let (result, cost) = alloc_meter::measure(|| decoder.decode_ref(payload));
+            let described = result.map(|doc| (doc.root().type_name(), doc.shape()));
+            (described, cost)
+        }
+    };
     let (outcome, depth_reached) = match &result {
-        Ok(value) => {
-            let shape = value.shape();
+        Ok((type_name, shape)) => {
             let outcome = OutcomeReport::Decoded {
-                top_level_type: value.type_name(),
+                top_level_type: type_name,
                 values: shape.values,
                 containers: shape.containers,
                 max_depth: shape.max_depth,
@@ -199,10 +223,9 @@ pub fn repro(name: &str, payload: &[u8], limits: &Limits, surface: Surface) -> R
         }
         Err(e) => (OutcomeReport::rejected(e), e.depth()),
     };
-    drop(result);
     Report {
         payload: name.to_string(),
-        surface: "owned",
+        surface: surface.name(),
         input_bytes: payload.len(),
         limits: LimitsReport::of(limits),
         outcome,
@@ -232,7 +255,7 @@ fn validate(name: &str, payload: &[u8], limits: &Limits) -> Report {
     };
     Report {
         payload: name.to_string(),
-        surface: "validate",
+        surface: Surface::Validate.name(),
         input_bytes: payload.len(),
         limits: LimitsReport::of(limits),
         outcome,

@@ -264,3 +264,41 @@ fn the_validate_surface_gives_the_owned_verdict_and_allocates_nothing() {
     }
     assert!(checked > 10);
 }
+
+#[test]
+fn the_borrowed_surface_gives_the_owned_verdict_and_copies_no_payload() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../regression/cases");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "bin") {
+            continue;
+        }
+        let file = path.to_str().unwrap();
+        let owned = hardpack(&["repro", "--json", file], b"");
+        let borrowed = hardpack(&["repro", "--json", "--surface", "borrowed", file], b"");
+        let (owned, borrowed) = (stdout_json(&owned), stdout_json(&borrowed));
+        assert_eq!(borrowed["surface"], "borrowed");
+        let refused_by_budget = |r: &serde_json::Value| r["outcome"]["limit"] == "max_alloc_bytes";
+        if refused_by_budget(&owned) || refused_by_budget(&borrowed) {
+            continue;
+        }
+        assert_eq!(owned["outcome"], borrowed["outcome"], "{file}");
+        checked += 1;
+    }
+    assert!(checked > 10);
+    // A 1 MiB bin: the owned decode copies it, the borrowed one keeps a 24-byte tape item.
+    let mut blob = vec![0xc6, 0x00, 0x10, 0x00, 0x00];
+    blob.extend(std::iter::repeat_n(0xabu8, 1 << 20));
+    let file = std::env::temp_dir().join(format!("hardpack-blob-{}.bin", std::process::id()));
+    std::fs::write(&file, &blob).unwrap();
+    let file = file.to_str().unwrap();
+    let owned = stdout_json(&hardpack(&["repro", "--json", file], b""));
+    let borrowed = stdout_json(&hardpack(
+        &["repro", "--json", "--surface", "borrowed", file],
+        b"",
+    ));
+    std::fs::remove_file(file).unwrap();
+    assert!(owned["peak_heap_bytes"].as_u64().unwrap() >= 1 << 20, "{owned}");
+    assert!(borrowed["peak_heap_bytes"].as_u64().unwrap() < 1024, "{borrowed}");
+}

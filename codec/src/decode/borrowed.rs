@@ -41,7 +41,7 @@ impl<'a> TapeBuilder<'a> {
     #[cold]
     fn grow(&mut self, additional: usize) -> Result<(), ErrorKind> {
         let needed = self.tape.len().saturating_add(additional);
-        let target = needed.max(self.tape.capacity().saturating_mul(2)).max(8);
+        let target = needed.max(self.tape.capacity().saturating_mul(2));
         let extra = target.saturating_sub(self.tape.len());
         let bytes = target
             .saturating_sub(self.tape.capacity())
