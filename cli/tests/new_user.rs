@@ -299,6 +299,12 @@ fn the_borrowed_surface_gives_the_owned_verdict_and_copies_no_payload() {
         b"",
     ));
     std::fs::remove_file(file).unwrap();
-    assert!(owned["peak_heap_bytes"].as_u64().unwrap() >= 1 << 20, "{owned}");
-    assert!(borrowed["peak_heap_bytes"].as_u64().unwrap() < 1024, "{borrowed}");
+    assert!(
+        owned["peak_heap_bytes"].as_u64().unwrap() >= 1 << 20,
+        "{owned}"
+    );
+    assert!(
+        borrowed["peak_heap_bytes"].as_u64().unwrap() < 1024,
+        "{borrowed}"
+    );
 }

@@ -53,6 +53,18 @@ pub enum ErrorKind {
         /// The size of the refused request.
         bytes: usize,
     },
+    /// Strict mode: an item not in the one form hardpack's encoder writes for it (a longer
+    /// length or integer form than needed, a non-negative integer in a signed form, a
+    /// timestamp in a longer form than its value needs).
+    NonCanonical,
+    /// Strict mode: a map key that is not a str.
+    NonStrKey,
+    /// Strict mode: a map key equal to an earlier key of the same map (found when the map
+    /// ends; the error's offset is the later key's).
+    DuplicateKey {
+        /// Byte offset of the earlier key.
+        first_offset: usize,
+    },
 }
 
 /// A decoding error: its [`ErrorKind`], the byte offset of the item it is about and the
@@ -124,6 +136,9 @@ impl Error {
             ErrorKind::LimitExceeded { .. } => "limit_exceeded",
             ErrorKind::TrailingBytes { .. } => "trailing_bytes",
             ErrorKind::OutOfMemory { .. } => "out_of_memory",
+            ErrorKind::NonCanonical => "non_canonical",
+            ErrorKind::NonStrKey => "non_str_key",
+            ErrorKind::DuplicateKey { .. } => "duplicate_key",
         }
     }
 }
@@ -166,6 +181,17 @@ impl fmt::Display for Error {
             ErrorKind::OutOfMemory { bytes } => write!(
                 f,
                 "the allocator refused {bytes} bytes at byte {at}, depth {depth}"
+            ),
+            ErrorKind::NonCanonical => write!(
+                f,
+                "strict: the item at byte {at}, depth {depth} is not in its smallest form"
+            ),
+            ErrorKind::NonStrKey => {
+                write!(f, "strict: the map key at byte {at}, depth {depth} is not a str")
+            }
+            ErrorKind::DuplicateKey { first_offset } => write!(
+                f,
+                "strict: the map key at byte {at}, depth {depth} repeats the key at byte {first_offset}"
             ),
         }
     }

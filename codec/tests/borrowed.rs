@@ -17,7 +17,10 @@ fn budget_error(e: &Error) -> bool {
 }
 
 /// The tokens of the first value in `input`, and the bytes they took.
-fn first_value_tokens<'a>(input: &'a [u8], limits: &Limits) -> Result<(Vec<Token<'a>>, usize), Error> {
+fn first_value_tokens<'a>(
+    input: &'a [u8],
+    limits: &Limits,
+) -> Result<(Vec<Token<'a>>, usize), Error> {
     let mut reader = TokenReader::new(input, limits);
     let mut tokens = Vec::new();
     loop {
@@ -67,7 +70,10 @@ fn agree(limits: &Limits, input: &[u8]) {
         }
         (Err(a), Err(b)) if budget_error(a) || budget_error(&b) => {}
         (Err(a), Err(b)) => assert_eq!(*a, b, "{input:02x?}"),
-        (Err(e), Ok(_)) => assert!(budget_error(e), "the token reader accepted {input:02x?}: {e}"),
+        (Err(e), Ok(_)) => assert!(
+            budget_error(e),
+            "the token reader accepted {input:02x?}: {e}"
+        ),
         (Ok(_), Err(e)) => panic!("the token reader refused {input:02x?}: {e}"),
     }
 }
@@ -76,15 +82,15 @@ fn agree(limits: &Limits, input: &[u8]) {
 fn attacks_get_the_decoders_verdict() {
     let mut cases: Vec<Vec<u8>> = vec![
         vec![],
-        vec![0xdd, 0xff, 0xff, 0xff, 0xff],       // 4 GiB array claim
+        vec![0xdd, 0xff, 0xff, 0xff, 0xff], // 4 GiB array claim
         vec![0xdb, 0xff, 0xff, 0xff, 0xff, b'a'], // 4 GiB str claim
         vec![0xc1],
-        vec![0x92, 0x01],          // truncated
-        vec![0x91, 0x01, 0x02],    // trailing
-        vec![0xa2, 0xc3, 0x28],    // invalid UTF-8
-        vec![0xd6, 0xff, 0, 0, 0, 0], // timestamp 32
+        vec![0x92, 0x01],                                     // truncated
+        vec![0x91, 0x01, 0x02],                               // trailing
+        vec![0xa2, 0xc3, 0x28],                               // invalid UTF-8
+        vec![0xd6, 0xff, 0, 0, 0, 0],                         // timestamp 32
         vec![0xd7, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0], // bad nanoseconds
-        vec![0x82, 0xa1, b'k', 0x90, 0xa1, b'k', 0xc3], // duplicate keys
+        vec![0x82, 0xa1, b'k', 0x90, 0xa1, b'k', 0xc3],       // duplicate keys
     ];
     let mut deep = vec![0x91u8; 200_000];
     deep.push(0xc0);
@@ -108,7 +114,10 @@ fn a_bomb_is_refused_where_the_decoder_refuses_it() {
     bomb.push(0xc0);
     let err = decode_ref(&bomb).unwrap_err();
     assert_eq!(err, decode(&bomb).unwrap_err());
-    assert_eq!((err.limit(), err.offset(), err.depth()), (Some(Limit::Depth), 128, 128));
+    assert_eq!(
+        (err.limit(), err.offset(), err.depth()),
+        (Some(Limit::Depth), 128, 128)
+    );
     let err = TokenReader::new(&bomb, &Limits::default())
         .find_map(Result::err)
         .unwrap();
@@ -121,8 +130,15 @@ fn a_huge_length_claim_is_refused_at_its_header() {
     let err = decode_ref(&claim).unwrap_err();
     assert_eq!((err.limit(), err.offset()), (Some(Limit::StrLen), 0));
     // Above the limit, the room check: 4 GiB claimed, 1 byte there.
-    let err = Decoder::new(Limits::unlimited()).decode_ref(&claim).unwrap_err();
-    assert_eq!(err.kind(), &ErrorKind::UnexpectedEnd { needed: 0xffff_ffff - 1 });
+    let err = Decoder::new(Limits::unlimited())
+        .decode_ref(&claim)
+        .unwrap_err();
+    assert_eq!(
+        err.kind(),
+        &ErrorKind::UnexpectedEnd {
+            needed: 0xffff_ffff - 1
+        }
+    );
 }
 
 #[test]
@@ -193,7 +209,11 @@ fn nodes_read_like_values() {
     assert!(list[1].is_nil());
     assert_eq!(root.get("missing"), None);
     assert_eq!(root.get(0), None);
-    let keys: Vec<_> = root.entries().unwrap().map(|(k, _)| k.as_str().unwrap()).collect();
+    let keys: Vec<_> = root
+        .entries()
+        .unwrap()
+        .map(|(k, _)| k.as_str().unwrap())
+        .collect();
     assert_eq!(keys, ["n", "f", "list", "t"]);
     assert!(root.get("list").unwrap() == value["list"]);
 }

@@ -6,7 +6,7 @@ use core::mem::size_of;
 
 use super::budget::Budget;
 use super::nesting::Nesting;
-use super::read::{Reader, Sink};
+use super::read::Sink;
 use super::tokens::grow_nesting;
 use super::{refuse_trailing, DecodeStats, Decoder, InvalidUtf8};
 use crate::error::{Error, ErrorKind};
@@ -75,7 +75,6 @@ impl<'a> TapeBuilder<'a> {
 }
 
 impl<'a> Sink<'a> for TapeBuilder<'a> {
-
     #[inline(always)]
     fn depth(&self) -> usize {
         self.nesting.depth()
@@ -168,6 +167,10 @@ impl<'a> Sink<'a> for TapeBuilder<'a> {
         self.nesting.push(children);
         Ok(false)
     }
+
+    fn charge(&mut self, bytes: usize) -> Result<(), ErrorKind> {
+        self.budget.charge(bytes)
+    }
 }
 
 impl Decoder {
@@ -201,11 +204,9 @@ impl Decoder {
             open_at: Vec::new(),
             budget: Budget::new(self.limits.max_alloc_bytes),
         };
-        let mut reader = Reader::new(input, &self.limits, InvalidUtf8::Reject);
+        let mut reader = self.reader(input, InvalidUtf8::Reject);
         // The first item's room: every later item's is reserved by the container it is in.
-        builder
-            .reserve(1)
-            .map_err(|kind| Error::new(kind, 0, 0))?;
+        builder.reserve(1).map_err(|kind| Error::new(kind, 0, 0))?;
         let consumed = reader.value(&mut builder)?;
         let stats = DecodeStats {
             consumed,

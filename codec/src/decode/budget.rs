@@ -164,6 +164,10 @@ impl<'a> Sink<'a> for Builder {
     fn open(&mut self, is_map: bool, len: usize) -> Result<bool, ErrorKind> {
         Builder::open(self, is_map, len)
     }
+
+    fn charge(&mut self, bytes: usize) -> Result<(), ErrorKind> {
+        self.budget.charge(bytes)
+    }
 }
 
 /// Builds one value from what the decoder read, charging every allocation.

@@ -5,6 +5,7 @@ mod borrowed;
 pub(crate) mod budget;
 pub(crate) mod nesting;
 pub(crate) mod read;
+mod strict;
 mod tokens;
 mod validate;
 
@@ -37,6 +38,7 @@ pub enum InvalidUtf8 {
 pub struct Decoder {
     limits: Limits,
     invalid_utf8: InvalidUtf8,
+    strict: bool,
 }
 
 /// Facts about one successful decode, from [`Decoder::decode_with_stats`].
@@ -54,7 +56,55 @@ impl Decoder {
         Decoder {
             limits,
             invalid_utf8: InvalidUtf8::Reject,
+            strict: false,
         }
+    }
+
+    /// The same decoder in strict mode (off by default), for documents two parsers must read
+    /// alike. Every surface (decode, decode_ref, validate, skip) then also refuses:
+    ///
+    /// - an item not in the one form hardpack's encoder writes for it
+    ///   ([`ErrorKind::NonCanonical`]): a length or integer in a longer form than it needs, a
+    ///   non-negative integer in a signed form, a timestamp in a longer form than its value
+    ///   needs. (`F32` and `F64` are distinct values here, so a float's width is part of the
+    ///   value, never an encoding choice.) So an accepted document re-encodes byte for byte.
+    /// - a map key that is not a str ([`ErrorKind::NonStrKey`]);
+    /// - a key that repeats an earlier key of the same map ([`ErrorKind::DuplicateKey`],
+    ///   found when the map ends, at the later key): a reader that keeps the first of two
+    ///   equal keys ([`Map::get`](crate::Map::get)) and one that keeps the last (most serde
+    ///   maps) can no longer disagree.
+    ///
+    /// What it keeps (the open containers, the keys of open maps: 24 bytes a key) is charged
+    /// to `max_alloc_bytes`; comparing keys sorts them, so no input makes it slower than
+    /// n log n.
+    ///
+    /// ```
+    /// use hardpack::{Decoder, ErrorKind};
+    ///
+    /// let strict = Decoder::default().strict();
+    /// // {"a": 1, "a": 2}
+    /// let err = strict.decode(&[0x82, 0xa1, b'a', 0x01, 0xa1, b'a', 0x02]).unwrap_err();
+    /// assert_eq!(err.kind(), &ErrorKind::DuplicateKey { first_offset: 1 });
+    /// assert_eq!((err.offset(), err.depth()), (4, 1));
+    /// // 1 as a uint 16
+    /// let err = strict.decode(&[0xcd, 0x00, 0x01]).unwrap_err();
+    /// assert_eq!(err.kind(), &ErrorKind::NonCanonical);
+    /// assert!(Decoder::default().decode(&[0xcd, 0x00, 0x01]).is_ok());
+    /// ```
+    #[must_use]
+    pub fn strict(mut self) -> Self {
+        self.strict = true;
+        self
+    }
+
+    /// True in strict mode.
+    pub fn is_strict(&self) -> bool {
+        self.strict
+    }
+
+    /// A reader of `input` with this decoder's options.
+    fn reader<'a, 'l>(&'l self, input: &'a [u8], invalid_utf8: InvalidUtf8) -> Reader<'a, 'l> {
+        Reader::new(input, &self.limits, invalid_utf8).strict(self.strict)
     }
 
     /// The same decoder with another policy for invalid UTF-8 in str.
@@ -85,7 +135,7 @@ impl Decoder {
     /// Like [`decode_prefix`](Self::decode_prefix), with what the decode charged.
     pub fn decode_with_stats(&self, input: &[u8]) -> Result<(Value, DecodeStats), Error> {
         let mut builder = Builder::new(self.limits.max_alloc_bytes);
-        let consumed = Reader::new(input, &self.limits, self.invalid_utf8).value(&mut builder)?;
+        let consumed = self.reader(input, self.invalid_utf8).value(&mut builder)?;
         let value = builder.take_finished().unwrap_or_else(|| {
             crate::invariant::broken("a finished decode without its value");
             Value::Nil

@@ -41,7 +41,10 @@ impl<C: AsRef<[usize]> + AsMut<[usize]>> Nesting<C> {
 
     #[inline(always)]
     fn top_left(&self) -> usize {
-        let left = self.open.checked_sub(1).and_then(|at| self.counts.as_ref().get(at));
+        let left = self
+            .open
+            .checked_sub(1)
+            .and_then(|at| self.counts.as_ref().get(at));
         left.copied().unwrap_or(0)
     }
 

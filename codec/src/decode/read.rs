@@ -11,6 +11,7 @@ use crate::value::Value;
 use crate::wire::cursor::{Cursor, Incomplete};
 use crate::wire::header::{Header, HeaderError};
 
+use super::strict::Strict;
 use super::InvalidUtf8;
 
 /// What a decoding surface does with each item. Every method that may end the document
@@ -41,6 +42,8 @@ pub(crate) trait Sink<'a> {
     /// An array (`is_map` false) or map of `len` children, already checked against its limit,
     /// the room left and the depth.
     fn open(&mut self, is_map: bool, len: usize) -> Result<bool, ErrorKind>;
+    /// Charges heap the reader itself needs (strict mode's) to the sink's budget.
+    fn charge(&mut self, bytes: usize) -> Result<(), ErrorKind>;
 }
 
 /// The one place a length (or depth) is compared with its limit.
@@ -62,15 +65,13 @@ pub(crate) struct Reader<'a, 'l> {
     cur: Cursor<'a>,
     limits: &'l Limits,
     invalid_utf8: InvalidUtf8,
+    /// Strict mode's state, when it is on.
+    strict: Option<Strict<'a>>,
 }
 
 impl<'a, 'l> Reader<'a, 'l> {
     pub(crate) fn new(input: &'a [u8], limits: &'l Limits, invalid_utf8: InvalidUtf8) -> Self {
-        Reader {
-            cur: Cursor::new(input),
-            limits,
-            invalid_utf8,
-        }
+        Self::resume(Cursor::new(input), limits, invalid_utf8)
     }
 
     /// A reader that goes on from `cur`.
@@ -79,7 +80,14 @@ impl<'a, 'l> Reader<'a, 'l> {
             cur,
             limits,
             invalid_utf8,
+            strict: None,
         }
+    }
+
+    /// The same reader in strict mode (see [`Strict`]) when `strict` is true.
+    pub(crate) fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict.then(Strict::new);
+        self
     }
 
     /// Where the reader is.
@@ -103,8 +111,12 @@ impl<'a, 'l> Reader<'a, 'l> {
     pub(crate) fn step<S: Sink<'a>>(&mut self, sink: &mut S) -> Result<bool, Error> {
         let start = self.cur.position();
         let finished = self
-            .item(sink)
+            .item(sink, start)
             .map_err(|kind| Error::new(kind, start, sink.depth()))?;
+        if let Some(strict) = self.strict.as_mut() {
+            let end = self.cur.position();
+            strict.settle(self.cur.input(), end, sink.depth(), sink)?;
+        }
         // Every item is at least its marker byte, so a loop of steps ends on any input.
         debug_assert!(
             self.cur.position() > start,
@@ -139,12 +151,15 @@ impl<'a, 'l> Reader<'a, 'l> {
 
     /// Reads one item and hands it to the sink. True when it finished the document.
     #[inline(always)]
-    fn item<S: Sink<'a>>(&mut self, sink: &mut S) -> Result<bool, ErrorKind> {
+    fn item<S: Sink<'a>>(&mut self, sink: &mut S, start: usize) -> Result<bool, ErrorKind> {
         let header = match Header::read(&mut self.cur) {
             Ok(h) => h,
             Err(HeaderError::Incomplete(e)) => return Err(self.incomplete(e, sink)),
             Err(HeaderError::ReservedMarker) => return Err(ErrorKind::ReservedMarker),
         };
+        if let Some(strict) = self.strict.as_mut() {
+            strict.header(&header, self.cur.since(start), start, sink)?;
+        }
         match header {
             Header::Nil => Ok(sink.scalar(Value::Nil)),
             Header::Bool(v) => Ok(sink.scalar(Value::Bool(v))),
@@ -182,6 +197,9 @@ impl<'a, 'l> Reader<'a, 'l> {
                 if ext_type == TIMESTAMP_EXT_TYPE {
                     let ts = Timestamp::from_ext_payload(payload)
                         .map_err(ErrorKind::InvalidTimestamp)?;
+                    if self.strict.is_some() && ts.to_ext_payload().1 != payload.len() {
+                        return Err(ErrorKind::NonCanonical);
+                    }
                     Ok(sink.scalar(Value::Timestamp(ts)))
                 } else {
                     sink.ext(ext_type, payload)

@@ -201,4 +201,8 @@ impl<'a> Sink<'a> for PullSink<'_, 'a> {
             .push(if is_map { len.saturating_mul(2) } else { len });
         Ok(false)
     }
+
+    fn charge(&mut self, bytes: usize) -> Result<(), ErrorKind> {
+        self.budget.charge(bytes)
+    }
 }

@@ -9,9 +9,9 @@
 
 use alloc::vec::Vec;
 
-use super::nesting::Nesting;
 use super::budget::{bin_charge, container_charge, ext_charge, str_charge, Budget};
-use super::read::{check_len, Reader, Sink};
+use super::nesting::Nesting;
+use super::read::{check_len, Sink};
 use super::{DecodeStats, Decoder, InvalidUtf8};
 use crate::error::{Error, ErrorKind};
 use crate::invariant;
@@ -123,8 +123,13 @@ impl<'a> Sink<'a> for Validator<'_> {
             // The reader checked the depth against max_depth, which the counts have room for.
             invariant::broken("more open containers than max_depth allows");
         }
-        self.nesting.push(if is_map { len.saturating_mul(2) } else { len });
+        self.nesting
+            .push(if is_map { len.saturating_mul(2) } else { len });
         Ok(false)
+    }
+
+    fn charge(&mut self, bytes: usize) -> Result<(), ErrorKind> {
+        self.budget.charge(bytes)
     }
 }
 
@@ -150,7 +155,9 @@ impl Decoder {
             budget: Budget::new(self.limits.max_alloc_bytes),
             builder_stack_capacity: 0,
         };
-        let consumed = Reader::new(input, &self.limits, self.invalid_utf8).value(&mut validator)?;
+        let consumed = self
+            .reader(input, self.invalid_utf8)
+            .value(&mut validator)?;
         Ok(DecodeStats {
             consumed,
             charged_bytes: validator.budget.used(),

@@ -31,8 +31,14 @@ pub(crate) enum TapeItem<'a> {
     Ext(i8, &'a [u8]),
     Timestamp(Timestamp),
     /// `end` is the index just past the container's last descendant.
-    Array { len: u32, end: usize },
-    Map { len: u32, end: usize },
+    Array {
+        len: u32,
+        end: usize,
+    },
+    Map {
+        len: u32,
+        end: usize,
+    },
 }
 
 impl<'a> TapeItem<'a> {
@@ -212,7 +218,9 @@ impl<'t, 'a> Node<'t, 'a> {
     }
 
     /// The key-value pairs, in order, if this is a map.
-    pub fn entries(&self) -> Option<impl ExactSizeIterator<Item = (Node<'t, 'a>, Node<'t, 'a>)> + 't> {
+    pub fn entries(
+        &self,
+    ) -> Option<impl ExactSizeIterator<Item = (Node<'t, 'a>, Node<'t, 'a>)> + 't> {
         match *self.item() {
             TapeItem::Map { len, .. } => Some(Pairs {
                 inner: self.children(),
@@ -230,9 +238,7 @@ impl<'t, 'a> Node<'t, 'a> {
     /// Elements of an array or entries of a map; `None` for a scalar.
     pub fn len(&self) -> Option<usize> {
         match *self.item() {
-            TapeItem::Array { len, .. } | TapeItem::Map { len, .. } => {
-                Some(wide(len))
-            }
+            TapeItem::Array { len, .. } | TapeItem::Map { len, .. } => Some(wide(len)),
             _ => None,
         }
     }

@@ -104,4 +104,3 @@ pub(crate) fn narrow(len: usize) -> u32 {
         u32::MAX
     })
 }
-

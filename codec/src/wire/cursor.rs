@@ -36,6 +36,16 @@ impl<'a> Cursor<'a> {
         self.input.len().saturating_sub(self.pos)
     }
 
+    /// The whole input.
+    pub(crate) const fn input(&self) -> &'a [u8] {
+        self.input
+    }
+
+    /// The bytes consumed since position `start`.
+    pub(crate) fn since(&self, start: usize) -> &'a [u8] {
+        self.input.get(start..self.pos).unwrap_or_default()
+    }
+
     /// Takes the next `n` bytes.
     pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], Incomplete> {
         let rest = self.input.get(self.pos..).unwrap_or_default();

@@ -1,5 +1,7 @@
-//! What several test files share.
+//! What several test files share (each uses some of it).
+#![allow(dead_code)]
 
+use hardpack::{Ext, Timestamp, Value};
 use proptest::prelude::*;
 
 /// A document generator biased towards structure: containers, strs, bins, exts.
@@ -21,3 +23,61 @@ pub fn documents() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(item, 0..40).prop_map(|items| items.concat())
 }
 
+/// Every kind of scalar, with the edges of each integer form.
+pub fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Nil),
+        any::<bool>().prop_map(Value::Bool),
+        any::<u64>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        prop_oneof![
+            Just(0u64),
+            Just(127),
+            Just(128),
+            Just(255),
+            Just(256),
+            Just(65535),
+            Just(65536),
+            Just(u32::MAX as u64),
+            Just(u32::MAX as u64 + 1)
+        ]
+        .prop_map(Value::from),
+        prop_oneof![
+            Just(-32i64),
+            Just(-33),
+            Just(-128),
+            Just(-129),
+            Just(-32768),
+            Just(-32769),
+            Just(i32::MIN as i64),
+            Just(i64::MIN)
+        ]
+        .prop_map(Value::from),
+        any::<f32>().prop_map(Value::F32),
+        any::<f64>().prop_map(Value::F64),
+        ".{0,40}".prop_map(|s| Value::Str(s.into())),
+        proptest::collection::vec(any::<u8>(), 0..300).prop_map(|b| Value::Bin(b.into())),
+        (
+            any::<i8>().prop_filter("-1 is the timestamp type", |t| *t != -1),
+            proptest::collection::vec(any::<u8>(), 0..20)
+        )
+            .prop_map(|(t, b)| Value::Ext(Ext::new(t, &b))),
+        (any::<i64>(), 0u32..1_000_000_000)
+            .prop_map(|(s, n)| Value::Timestamp(Timestamp::new(s, n).unwrap())),
+        (
+            0i64..(1 << 34),
+            prop_oneof![Just(0u32), 0u32..1_000_000_000]
+        )
+            .prop_map(|(s, n)| Value::Timestamp(Timestamp::new(s, n).unwrap())),
+    ]
+}
+
+/// Any value, nested up to 6 deep.
+pub fn value() -> impl Strategy<Value = Value> {
+    scalar().prop_recursive(6, 96, 20, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..20).prop_map(Value::from),
+            proptest::collection::vec((inner.clone(), inner), 0..20).prop_map(Value::from),
+        ]
+    })
+}

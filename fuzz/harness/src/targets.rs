@@ -498,9 +498,18 @@ pub fn value_ref_agrees(data: &[u8]) -> Outcome {
             cost.peak_bytes,
             stats.charged_bytes
         );
-        assert_eq!(stats.consumed, owned_stats.consumed, "bytes consumed differ");
-        assert!(*doc == *value, "decode_ref and decode differ: {doc:?} against {value:?}");
-        assert!(doc.to_owned() == *value, "to_owned differs from the owned decode");
+        assert_eq!(
+            stats.consumed, owned_stats.consumed,
+            "bytes consumed differ"
+        );
+        assert!(
+            *doc == *value,
+            "decode_ref and decode differ: {doc:?} against {value:?}"
+        );
+        assert!(
+            doc.to_owned() == *value,
+            "to_owned differs from the owned decode"
+        );
         assert_eq!(
             doc.encode(),
             encode(value).expect("a decoded value encodes"),
@@ -565,7 +574,10 @@ pub fn tokens_roundtrip(data: &[u8]) -> Outcome {
         );
         let (again, _) = first_value_tokens(&written, &Limits::unlimited())
             .unwrap_or_else(|e| panic!("re-encoded tokens do not read back: {e}"));
-        assert!(again == *tokens, "tokens read back differ: {again:?} against {tokens:?}");
+        assert!(
+            again == *tokens,
+            "tokens read back differ: {again:?} against {tokens:?}"
+        );
     }
     match owned {
         Ok((value, used)) => decoded(&value, used),
