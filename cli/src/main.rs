@@ -87,7 +87,8 @@ struct AuditArgs {
     #[arg(long)]
     sweep: Option<String>,
     /// The decoding surface each payload goes through: owned (a Value), borrowed (a
-    /// ValueRef) or validate (nothing built)
+    /// ValueRef), validate (nothing built) or strict (a Value, canonical forms and unique str
+    /// keys only)
     #[arg(long, value_enum, default_value_t = Surface::Owned)]
     surface: Surface,
     #[command(flatten)]
@@ -114,7 +115,8 @@ struct ReproArgs {
     #[arg(long, value_parser = target_name, conflicts_with = "surface")]
     target: Option<&'static hardpack_harness::Target>,
     /// The decoding surface: owned (decode to a Value), borrowed (a ValueRef that borrows
-    /// str, bin and ext payloads from the input) or validate (the same verdict, nothing built)
+    /// str, bin and ext payloads from the input), validate (the same verdict, nothing built)
+    /// or strict (a Value; non-canonical forms, non-str keys and repeated keys refused)
     #[arg(long, value_enum, default_value_t = Surface::Owned)]
     surface: Surface,
     #[command(flatten)]

@@ -21,6 +21,9 @@ pub enum Surface {
     Borrowed,
     /// `Decoder::validate`: the decoder's verdict and charge, nothing built.
     Validate,
+    /// `Decoder::strict` then `decode`: the owned `Value`, refusing non-canonical forms,
+    /// non-str map keys and repeated keys.
+    Strict,
 }
 
 impl Surface {
@@ -30,6 +33,7 @@ impl Surface {
             Surface::Owned => "owned",
             Surface::Borrowed => "borrowed",
             Surface::Validate => "validate",
+            Surface::Strict => "strict",
         }
     }
 }
@@ -199,7 +203,12 @@ pub fn repro(name: &str, payload: &[u8], limits: &Limits, surface: Surface) -> R
     // result is dropped only after that.
     let (result, cost) = match surface {
         Surface::Validate => return validate(name, payload, limits),
-        Surface::Owned => {
+        Surface::Owned | Surface::Strict => {
+            let decoder = if surface == Surface::Strict {
+                decoder.strict()
+            } else {
+                decoder
+            };
             let (result, cost) = alloc_meter::measure(|| decoder.decode(payload));
             let described = result.map(|value| (value.type_name(), value.shape()));
             (described, cost)

@@ -308,3 +308,27 @@ fn the_borrowed_surface_gives_the_owned_verdict_and_copies_no_payload() {
         "{borrowed}"
     );
 }
+
+#[test]
+fn the_strict_surface_refuses_what_lenient_decoding_lets_through() {
+    let file = std::env::temp_dir().join(format!("hardpack-dup-{}.bin", std::process::id()));
+    // {"a": 1, "a": 2}
+    std::fs::write(&file, [0x82, 0xa1, b'a', 0x01, 0xa1, b'a', 0x02]).unwrap();
+    let file = file.to_str().unwrap();
+    let lenient = hardpack(&["repro", "--json", file], b"");
+    let strict = hardpack(&["repro", "--json", "--surface", "strict", file], b"");
+    let text = hardpack(&["repro", "--surface", "strict", file], b"");
+    std::fs::remove_file(file).unwrap();
+    assert_eq!(lenient.status.code(), Some(0));
+    assert_eq!(strict.status.code(), Some(1));
+    let report = stdout_json(&strict);
+    assert_eq!(report["surface"], "strict");
+    assert_eq!(report["outcome"]["kind"], "duplicate_key");
+    assert_eq!(report["outcome"]["offset"], 4);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("surface:  strict"), "{text}");
+    assert!(
+        text.contains("strict: the map key at byte 4, depth 1 repeats the key at byte 1"),
+        "{text}"
+    );
+}

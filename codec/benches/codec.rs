@@ -231,6 +231,14 @@ fn benches(c: &mut Criterion) {
             }
         })
     });
+    let strict = Decoder::new(Limits::default()).strict();
+    decode.bench_function("hardpack strict", |b| {
+        b.iter(|| {
+            for d in &docs {
+                black_box(strict.decode(d).unwrap());
+            }
+        })
+    });
     decode.bench_function("rmpv read_value", |b| {
         b.iter(|| {
             for d in &docs {

@@ -142,6 +142,17 @@ pub const TARGETS: &[Target] = &[
                  max_alloc_bytes, as in value_ref_agrees); its peak heap is what it charged",
     },
     Target {
+        name: "strict",
+        run: strict,
+        limits: |data| Some(limits_from_input(data).0),
+        checks: "the first 8 bytes choose the Limits; a document strict mode accepts is the \
+                 lenient decode's value and re-encodes byte for byte, with str keys only and \
+                 no key twice in a map; a strict refusal (non_canonical, non_str_key, \
+                 duplicate_key) names a violation the lenient value really has; any other \
+                 refusal is the lenient decode's (but for max_alloc_bytes, which strict mode \
+                 also charges for its keys); skip and decode_ref in strict mode agree",
+    },
+    Target {
         name: "differential_rmpv",
         run: differential_rmpv,
         limits: |_| Some(differential_limits()),
@@ -530,17 +541,18 @@ pub fn value_ref_agrees(data: &[u8]) -> Outcome {
     }
 }
 
-/// The tokens of the first value in `input` and the bytes they took, or the reader's error.
+/// Reads the tokens of the first value in `input` into `tokens`; the bytes they took, or the
+/// reader's error.
 fn first_value_tokens<'a>(
     input: &'a [u8],
     limits: &Limits,
-) -> Result<(Vec<hardpack::Token<'a>>, usize), hardpack::Error> {
+    tokens: &mut Vec<hardpack::Token<'a>>,
+) -> Result<usize, hardpack::Error> {
     let mut reader = hardpack::TokenReader::new(input, limits);
-    let mut tokens = Vec::new();
     while let Some((_, token)) = reader.next_token()? {
         tokens.push(token);
         if reader.depth() == 0 {
-            return Ok((tokens, reader.position()));
+            return Ok(reader.position());
         }
     }
     // The input ended between values, before the first: what decoding an empty input says.
@@ -552,7 +564,9 @@ fn first_value_tokens<'a>(
 /// The token reader's tokens re-encode to the owned decode's encoding and read back the same.
 pub fn tokens_roundtrip(data: &[u8]) -> Outcome {
     let (limits, payload) = limits_from_input(data);
-    let (read, cost) = alloc_meter::measure(|| first_value_tokens(payload, &limits));
+    // Room for every token (each is at least a byte), so the measured heap is the reader's.
+    let mut tokens = Vec::with_capacity(payload.len());
+    let (read, cost) = alloc_meter::measure(|| first_value_tokens(payload, &limits, &mut tokens));
     assert!(
         cost.peak_bytes <= budget_with_slack(&limits),
         "the token reader allocated {} bytes at peak, above max_alloc_bytes {}",
@@ -561,10 +575,10 @@ pub fn tokens_roundtrip(data: &[u8]) -> Outcome {
     );
     let owned = Decoder::new(limits.clone()).decode_prefix(payload);
     same_verdict("the token reader", &read, &owned);
-    if let (Ok((tokens, used)), Ok((value, owned_used))) = (&read, &owned) {
+    if let (Ok(used), Ok((value, owned_used))) = (&read, &owned) {
         assert_eq!(used, owned_used, "bytes consumed differ");
         let mut written = Vec::new();
-        for token in tokens {
+        for token in &tokens {
             token.encode_into(&mut written);
         }
         assert_eq!(
@@ -572,15 +586,112 @@ pub fn tokens_roundtrip(data: &[u8]) -> Outcome {
             encode(value).expect("a decoded value encodes"),
             "re-encoded tokens differ from the value's encoding"
         );
-        let (again, _) = first_value_tokens(&written, &Limits::unlimited())
+        let mut again = Vec::new();
+        first_value_tokens(&written, &Limits::unlimited(), &mut again)
             .unwrap_or_else(|e| panic!("re-encoded tokens do not read back: {e}"));
         assert!(
-            again == *tokens,
+            again == tokens,
             "tokens read back differ: {again:?} against {tokens:?}"
         );
     }
     match owned {
         Ok((value, used)) => decoded(&value, used),
+        Err(e) => Outcome::Rejected(e),
+    }
+}
+
+/// What makes a leniently decoded document unacceptable to strict mode, found by walking
+/// it (without recursion): `non_canonical`, `non_str_key`, `duplicate_key`.
+fn strict_violations(value: &Value, bytes: &[u8]) -> Vec<&'static str> {
+    let mut found = Vec::new();
+    if encode(value).expect("a decoded value encodes") != bytes {
+        found.push("non_canonical");
+    }
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items.iter()),
+            Value::Map(map) => {
+                let mut keys = Vec::new();
+                for (k, v) in map.iter() {
+                    match k.as_str() {
+                        Some(s) => keys.push(s),
+                        None => found.push("non_str_key"),
+                    }
+                    stack.push(k);
+                    stack.push(v);
+                }
+                keys.sort_unstable();
+                if keys.windows(2).any(|pair| pair[0] == pair[1]) {
+                    found.push("duplicate_key");
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Strict mode against the oracle of [`strict_violations`] on the lenient decode.
+pub fn strict(data: &[u8]) -> Outcome {
+    let (limits, payload) = limits_from_input(data);
+    let strict = Decoder::new(limits.clone()).strict();
+    let (verdict, cost) = alloc_meter::measure(|| strict.decode_with_stats(payload));
+    assert!(
+        cost.peak_bytes <= budget_with_slack(&limits),
+        "strict decode allocated {} bytes at peak, above max_alloc_bytes {}",
+        cost.peak_bytes,
+        limits.max_alloc_bytes
+    );
+    let lenient = Decoder::new(limits.clone()).decode_prefix(payload);
+    match (&lenient, &verdict) {
+        (Ok((value, used)), Ok((strict_value, stats))) => {
+            assert!(
+                cost.peak_bytes <= stats.charged_bytes,
+                "strict decode allocated {} bytes at peak but charged only {}",
+                cost.peak_bytes,
+                stats.charged_bytes
+            );
+            assert_eq!(*used, stats.consumed, "strict and lenient consumed different lengths");
+            assert!(strict_value == value, "strict and lenient decoded different values");
+            let found = strict_violations(value, &payload[..*used]);
+            assert!(found.is_empty(), "strict accepted a document with {found:?}");
+        }
+        (Ok((value, used)), Err(e)) => {
+            if !budget_error(e) {
+                let found = strict_violations(value, &payload[..*used]);
+                assert!(
+                    found.contains(&e.kind_name()),
+                    "strict refused ({e}) a document where the oracle finds {found:?}"
+                );
+            }
+        }
+        (Err(e), Ok(_)) => assert!(budget_error(e), "strict accepted what lenient refuses: {e}"),
+        (Err(lenient_error), Err(e)) => {
+            let strict_kind = matches!(
+                e.kind(),
+                ErrorKind::NonCanonical | ErrorKind::NonStrKey | ErrorKind::DuplicateKey { .. }
+            );
+            if !strict_kind && !budget_error(e) && !budget_error(lenient_error) {
+                assert!(e == lenient_error, "strict refused with {e}, lenient with {lenient_error}");
+            }
+        }
+    }
+    let stats = verdict.as_ref().map(|(_, stats)| *stats).map_err(Clone::clone);
+    match (&stats, strict.skip(payload)) {
+        (Err(e), Ok(_)) if matches!(e.kind(), ErrorKind::OutOfMemory { .. }) => {}
+        (decoded, skipped) => assert!(
+            *decoded == skipped,
+            "strict skip and decode disagree: {skipped:?} against {decoded:?}"
+        ),
+    }
+    same_verdict(
+        "strict decode_ref",
+        &strict.decode_ref_prefix(payload),
+        &verdict,
+    );
+    match verdict {
+        Ok((value, stats)) => decoded(&value, stats.consumed),
         Err(e) => Outcome::Rejected(e),
     }
 }
