@@ -333,6 +333,24 @@ fn benches(c: &mut Criterion) {
     });
     access.finish();
 
+    // Looking up every key of a 1,000-entry map: the scan of `Map::get` against a
+    // `MapIndex` built for the purpose (its building included).
+    let big = Value::from_iter((0..1000).map(|i| (format!("key-{i}"), Value::from(i))));
+    let big_map = big.as_map().unwrap();
+    let keys: Vec<String> = (0..1000).map(|i| format!("key-{i}")).collect();
+    let mut lookup = c.benchmark_group("map lookup, 1,000 keys");
+    lookup.throughput(Throughput::Elements(keys.len() as u64));
+    lookup.bench_function("Map::get (scan)", |b| {
+        b.iter(|| keys.iter().filter(|k| big_map.get(k).is_some()).count())
+    });
+    lookup.bench_function("Map::index then MapIndex::get", |b| {
+        b.iter(|| {
+            let index = big_map.index();
+            keys.iter().filter(|k| index.get(k).is_some()).count()
+        })
+    });
+    lookup.finish();
+
     let mut enc = c.benchmark_group("encode");
     enc.throughput(Throughput::Bytes(total as u64));
     enc.bench_function("hardpack encode_into", |b| {

@@ -106,6 +106,6 @@ pub use limits::{Limit, Limits};
 pub use rmpv_conv::{from_rmpv, to_rmpv};
 pub use timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
 pub use value::{
-    Array, Ext, Index, Integer, Map, Node, Shape, Str, Token, TryFromValueError, Value,
+    Array, Ext, Index, Integer, Map, MapIndex, Node, Shape, Str, Token, TryFromValueError, Value,
     ValueBuilder, ValueRef, DROP_RESERVE_PER_CONTAINER,
 };

@@ -73,7 +73,10 @@ fn check(limits: &Limits, input: &[u8]) {
                 _ if is_budget(e) => return,
                 _ => panic!("strict refused {input:02x?} for another reason: {e}"),
             };
-            assert!(found.contains(&expected), "{e} but the oracle found {found:?} in {input:02x?}");
+            assert!(
+                found.contains(&expected),
+                "{e} but the oracle found {found:?} in {input:02x?}"
+            );
         }
         (Err(e), Ok(_)) => assert!(is_budget(&e), "strict accepted what lenient refuses: {e}"),
         (Err(lenient_error), Err(e)) => {
@@ -130,14 +133,21 @@ fn non_canonical_forms_are_refused() {
 fn keys_must_be_strs_and_unique() {
     let strict = Decoder::default().strict();
     let err = strict.decode(&[0x81, 0x01, 0x02]).unwrap_err();
-    assert_eq!((err.kind(), err.offset(), err.depth()), (&ErrorKind::NonStrKey, 1, 1));
+    assert_eq!(
+        (err.kind(), err.offset(), err.depth()),
+        (&ErrorKind::NonStrKey, 1, 1)
+    );
     // A str *value* is no key: {"k": 1} inside an array, then [1] as a value.
     assert!(strict.decode(&[0x91, 0x81, 0xa1, b'k', 0x91, 0x01]).is_ok());
     // {"k": {"k": 1, "j": 2}, "j": 3}: the same key in two maps is fine.
-    let nested = [0x82, 0xa1, b'k', 0x82, 0xa1, b'k', 1, 0xa1, b'j', 2, 0xa1, b'j', 3];
+    let nested = [
+        0x82, 0xa1, b'k', 0x82, 0xa1, b'k', 1, 0xa1, b'j', 2, 0xa1, b'j', 3,
+    ];
     assert!(strict.decode(&nested).is_ok());
     // {"b": 1, "a": 2, "b": 3, "a": 4}: the first repeat in wire order is the second "b".
-    let input = [0x84, 0xa1, b'b', 1, 0xa1, b'a', 2, 0xa1, b'b', 3, 0xa1, b'a', 4];
+    let input = [
+        0x84, 0xa1, b'b', 1, 0xa1, b'a', 2, 0xa1, b'b', 3, 0xa1, b'a', 4,
+    ];
     let err = strict.decode(&input).unwrap_err();
     assert_eq!(err.kind(), &ErrorKind::DuplicateKey { first_offset: 1 });
     assert_eq!(err.offset(), 7);
@@ -161,14 +171,21 @@ fn a_map_of_262144_copies_of_one_key_is_refused_at_the_second() {
     assert_eq!(err.offset(), 8);
     // What strict mode kept is charged: the keys (24 bytes each, in a vector grown by
     // doubling), on top of what the owned decode charges.
-    let lenient_charge = Decoder::default().decode_with_stats(&input).unwrap().1.charged_bytes;
+    let lenient_charge = Decoder::default()
+        .decode_with_stats(&input)
+        .unwrap()
+        .1
+        .charged_bytes;
     let strict_charge = strict.skip(&input).map(|s| s.charged_bytes);
     assert!(strict_charge.is_err());
     let validate_charge = Decoder::default().skip(&input).unwrap().charged_bytes;
     assert_eq!(validate_charge, lenient_charge);
     // With too small a budget for its keys, strict mode is refused by the budget instead.
     let tight = Decoder::new(Limits::default().with(Limit::AllocBytes, lenient_charge)).strict();
-    assert_eq!(tight.decode(&input).unwrap_err().limit(), Some(Limit::AllocBytes));
+    assert_eq!(
+        tight.decode(&input).unwrap_err().limit(),
+        Some(Limit::AllocBytes)
+    );
 }
 
 #[test]
@@ -177,7 +194,10 @@ fn canonical_documents_pass() {
     let doc = Value::from_iter([
         ("ts", Value::from(hardpack::Timestamp::new(1, 0).unwrap())),
         ("n", Value::from(-1_000_000)),
-        ("list", Value::from_iter([Value::from(1u64 << 40), Value::F32(1.5), Value::F64(1.5)])),
+        (
+            "list",
+            Value::from_iter([Value::from(1u64 << 40), Value::F32(1.5), Value::F64(1.5)]),
+        ),
         ("nested", Value::from_iter([("a", Value::Nil)])),
     ]);
     let bytes = encode(&doc).unwrap();

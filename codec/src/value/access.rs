@@ -36,12 +36,75 @@ impl Map {
         })
     }
 
+    /// An index of the entries with a str key, sorted by key, for lookups in O(log n) on a
+    /// large map that is read many times ([`get`](Self::get) is a scan, which is faster for a
+    /// few lookups or a few entries). Building it sorts one position per str key (8 bytes
+    /// each); decoding is not slowed: maps are indexed only when asked. Under repeated keys
+    /// it answers what `get` answers: the first in wire order.
+    ///
+    /// ```
+    /// use hardpack::Value;
+    ///
+    /// let map = Value::from_iter((0..1000).map(|i| (format!("k{i}"), Value::from(i))));
+    /// let index = map.as_map().unwrap().index();
+    /// assert_eq!(index.get("k977"), Some(&Value::from(977)));
+    /// assert_eq!(index.get("absent"), None);
+    /// ```
+    pub fn index(&self) -> MapIndex<'_> {
+        let mut order: Vec<usize> = self
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, (k, _))| k.is_str())
+            .map(|(at, _)| at)
+            .collect();
+        // Positions break ties, so equal keys stay in wire order.
+        order.sort_unstable_by(|&a, &b| key_bytes(self, a).cmp(key_bytes(self, b)).then(a.cmp(&b)));
+        MapIndex { map: self, order }
+    }
+
     /// Like [`get`](Self::get), mutably.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
         self.0.iter_mut().find_map(|(k, v)| match k {
             Value::Str(s) if s == key => Some(v),
             _ => None,
         })
+    }
+}
+
+/// The bytes of the str key of entry `at` (empty for a key that is not a str).
+fn key_bytes(map: &Map, at: usize) -> &[u8] {
+    match map.0.get(at) {
+        Some((Value::Str(s), _)) => s.as_bytes(),
+        _ => &[],
+    }
+}
+
+/// A sorted index of a [`Map`]'s str keys, from [`Map::index`].
+#[derive(Clone, Debug)]
+pub struct MapIndex<'m> {
+    map: &'m Map,
+    /// Positions of the entries with a str key, by key, then by position.
+    order: Vec<usize>,
+}
+
+impl<'m> MapIndex<'m> {
+    /// The value of the first entry whose key is the str `key`: [`Map::get`] in O(log n).
+    pub fn get(&self, key: &str) -> Option<&'m Value> {
+        let first = self
+            .order
+            .partition_point(|&at| key_bytes(self.map, at) < key.as_bytes());
+        let at = *self.order.get(first)?;
+        (key_bytes(self.map, at) == key.as_bytes())
+            .then(|| self.map.0.get(at).map(|(_, v)| v))
+            .flatten()
+    }
+
+    /// True when some str key appears more than once.
+    pub fn has_repeated_keys(&self) -> bool {
+        self.order.windows(2).any(
+            |pair| matches!(pair, [a, b] if key_bytes(self.map, *a) == key_bytes(self.map, *b)),
+        )
     }
 }
 
@@ -449,5 +512,36 @@ mod tests {
         assert_eq!(bool::try_from(&Value::Bool(false)), Ok(false));
         assert_eq!(f64::try_from(&Value::F64(1.0)), Ok(1.0));
         assert_eq!(<&[u8]>::try_from(&Value::from(vec![1u8])), Ok(&[1u8][..]));
+    }
+
+    #[test]
+    fn the_index_answers_what_get_answers() {
+        // Maps over a small alphabet of keys, so keys repeat; every third key is no str.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for len in 0..60 {
+            let entries: Vec<(Value, Value)> = (0..len)
+                .map(|i| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let key = if i % 3 == 2 {
+                        Value::from(seed % 5)
+                    } else {
+                        Value::from(["", "a", "b", "ab", "é"][(seed % 5) as usize])
+                    };
+                    (key, Value::from(i))
+                })
+                .collect();
+            let value = Value::from(entries);
+            let map = value.as_map().unwrap();
+            let index = map.index();
+            for key in ["", "a", "b", "ab", "é", "absent", "0"] {
+                assert_eq!(index.get(key), map.get(key), "{key:?} in {value:?}");
+            }
+            let mut keys: Vec<&str> = map.iter().filter_map(|(k, _)| k.as_str()).collect();
+            keys.sort_unstable();
+            let repeated = keys.windows(2).any(|w| w[0] == w[1]);
+            assert_eq!(index.has_repeated_keys(), repeated, "{value:?}");
+        }
     }
 }

@@ -23,7 +23,7 @@ mod macros;
 pub(crate) mod token;
 pub(crate) mod walk;
 
-pub use access::{Index, TryFromValueError};
+pub use access::{Index, MapIndex, TryFromValueError};
 pub use assemble::ValueBuilder;
 pub use borrowed::{Node, ValueRef};
 pub use drop::DROP_RESERVE_PER_CONTAINER;

@@ -652,10 +652,19 @@ pub fn strict(data: &[u8]) -> Outcome {
                 cost.peak_bytes,
                 stats.charged_bytes
             );
-            assert_eq!(*used, stats.consumed, "strict and lenient consumed different lengths");
-            assert!(strict_value == value, "strict and lenient decoded different values");
+            assert_eq!(
+                *used, stats.consumed,
+                "strict and lenient consumed different lengths"
+            );
+            assert!(
+                strict_value == value,
+                "strict and lenient decoded different values"
+            );
             let found = strict_violations(value, &payload[..*used]);
-            assert!(found.is_empty(), "strict accepted a document with {found:?}");
+            assert!(
+                found.is_empty(),
+                "strict accepted a document with {found:?}"
+            );
         }
         (Ok((value, used)), Err(e)) => {
             if !budget_error(e) {
@@ -673,11 +682,17 @@ pub fn strict(data: &[u8]) -> Outcome {
                 ErrorKind::NonCanonical | ErrorKind::NonStrKey | ErrorKind::DuplicateKey { .. }
             );
             if !strict_kind && !budget_error(e) && !budget_error(lenient_error) {
-                assert!(e == lenient_error, "strict refused with {e}, lenient with {lenient_error}");
+                assert!(
+                    e == lenient_error,
+                    "strict refused with {e}, lenient with {lenient_error}"
+                );
             }
         }
     }
-    let stats = verdict.as_ref().map(|(_, stats)| *stats).map_err(Clone::clone);
+    let stats = verdict
+        .as_ref()
+        .map(|(_, stats)| *stats)
+        .map_err(Clone::clone);
     match (&stats, strict.skip(payload)) {
         (Err(e), Ok(_)) if matches!(e.kind(), ErrorKind::OutOfMemory { .. }) => {}
         (decoded, skipped) => assert!(
