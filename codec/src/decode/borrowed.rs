@@ -204,10 +204,9 @@ impl Decoder {
             open_at: Vec::new(),
             budget: Budget::new(self.limits.max_alloc_bytes),
         };
-        let mut reader = self.reader(input, InvalidUtf8::Reject);
         // The first item's room: every later item's is reserved by the container it is in.
         builder.reserve(1).map_err(|kind| Error::new(kind, 0, 0))?;
-        let consumed = reader.value(&mut builder)?;
+        let consumed = self.read(input, InvalidUtf8::Reject, &mut builder)?;
         let stats = DecodeStats {
             consumed,
             charged_bytes: builder.budget.used(),

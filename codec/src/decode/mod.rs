@@ -102,9 +102,20 @@ impl Decoder {
         self.strict
     }
 
-    /// A reader of `input` with this decoder's options.
-    fn reader<'a, 'l>(&'l self, input: &'a [u8], invalid_utf8: InvalidUtf8) -> Reader<'a, 'l> {
-        Reader::new(input, &self.limits, invalid_utf8).strict(self.strict)
+    /// Reads one value of `input` into `sink` with this decoder's limits and mode; the bytes
+    /// it took.
+    fn read<'a, S: read::Sink<'a>>(
+        &self,
+        input: &'a [u8],
+        invalid_utf8: InvalidUtf8,
+        sink: &mut S,
+    ) -> Result<usize, Error> {
+        let mut reader = Reader::new(input, &self.limits, invalid_utf8);
+        if self.strict {
+            reader.value_strict(sink, &mut strict::Strict::new())
+        } else {
+            reader.value(sink)
+        }
     }
 
     /// The same decoder with another policy for invalid UTF-8 in str.
@@ -135,7 +146,7 @@ impl Decoder {
     /// Like [`decode_prefix`](Self::decode_prefix), with what the decode charged.
     pub fn decode_with_stats(&self, input: &[u8]) -> Result<(Value, DecodeStats), Error> {
         let mut builder = Builder::new(self.limits.max_alloc_bytes);
-        let consumed = self.reader(input, self.invalid_utf8).value(&mut builder)?;
+        let consumed = self.read(input, self.invalid_utf8, &mut builder)?;
         let value = builder.take_finished().unwrap_or_else(|| {
             crate::invariant::broken("a finished decode without its value");
             Value::Nil

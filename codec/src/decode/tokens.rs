@@ -104,7 +104,7 @@ impl<'a> TokenReader<'a> {
             token: None,
         };
         let mut reader = Reader::resume(self.cur.clone(), &self.limits, InvalidUtf8::Reject);
-        match reader.step(&mut sink) {
+        match reader.step(&mut sink, None) {
             Ok(_) => {
                 let token = sink.token.unwrap_or_else(|| {
                     crate::invariant::broken("a read step that handed out no token");

@@ -155,9 +155,7 @@ impl Decoder {
             budget: Budget::new(self.limits.max_alloc_bytes),
             builder_stack_capacity: 0,
         };
-        let consumed = self
-            .reader(input, self.invalid_utf8)
-            .value(&mut validator)?;
+        let consumed = self.read(input, self.invalid_utf8, &mut validator)?;
         Ok(DecodeStats {
             consumed,
             charged_bytes: validator.budget.used(),
