@@ -25,11 +25,14 @@ struct TapeBuilder<'a> {
     /// The tape index of each open container, innermost last.
     open_at: Vec<usize>,
     budget: Budget,
+    /// The most items the document can have: one per input byte.
+    max_items: usize,
 }
 
 impl<'a> TapeBuilder<'a> {
     /// Room for `additional` more items. The tape grows to what is needed now or to twice
-    /// its size, whichever is more; every growth is charged first.
+    /// its size, whichever is more, but never past one item per input byte; every growth is
+    /// charged first.
     #[inline(always)]
     fn reserve(&mut self, additional: usize) -> Result<(), ErrorKind> {
         if self.tape.capacity().saturating_sub(self.tape.len()) >= additional {
@@ -41,7 +44,8 @@ impl<'a> TapeBuilder<'a> {
     #[cold]
     fn grow(&mut self, additional: usize) -> Result<(), ErrorKind> {
         let needed = self.tape.len().saturating_add(additional);
-        let target = needed.max(self.tape.capacity().saturating_mul(2));
+        let doubled = self.tape.capacity().saturating_mul(2).min(self.max_items);
+        let target = needed.max(doubled);
         let extra = target.saturating_sub(self.tape.len());
         let bytes = target
             .saturating_sub(self.tape.capacity())
@@ -203,6 +207,7 @@ impl Decoder {
             nesting: Nesting::new(Vec::new()),
             open_at: Vec::new(),
             budget: Budget::new(self.limits.max_alloc_bytes),
+            max_items: input.len(),
         };
         // The first item's room: every later item's is reserved by the container it is in.
         builder.reserve(1).map_err(|kind| Error::new(kind, 0, 0))?;
