@@ -3,6 +3,7 @@
 use core::fmt;
 
 use crate::limits::Limit;
+use crate::wire::header::marker_name;
 
 /// Why a timestamp extension (type -1) was rejected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,7 +57,12 @@ pub enum ErrorKind {
     /// Strict mode: an item not in the one form hardpack's encoder writes for it (a longer
     /// length or integer form than needed, a non-negative integer in a signed form, a
     /// timestamp in a longer form than its value needs).
-    NonCanonical,
+    NonCanonical {
+        /// The marker byte the item is written with.
+        marker: u8,
+        /// The marker byte of its smallest form.
+        smallest: u8,
+    },
     /// Strict mode: a map key that is not a str.
     NonStrKey,
     /// Strict mode: a map key equal to an earlier key of the same map (found when the map
@@ -136,7 +142,7 @@ impl Error {
             ErrorKind::LimitExceeded { .. } => "limit_exceeded",
             ErrorKind::TrailingBytes { .. } => "trailing_bytes",
             ErrorKind::OutOfMemory { .. } => "out_of_memory",
-            ErrorKind::NonCanonical => "non_canonical",
+            ErrorKind::NonCanonical { .. } => "non_canonical",
             ErrorKind::NonStrKey => "non_str_key",
             ErrorKind::DuplicateKey { .. } => "duplicate_key",
         }
@@ -182,9 +188,11 @@ impl fmt::Display for Error {
                 f,
                 "the allocator refused {bytes} bytes at byte {at}, depth {depth}"
             ),
-            ErrorKind::NonCanonical => write!(
+            ErrorKind::NonCanonical { marker, smallest } => write!(
                 f,
-                "strict: the item at byte {at}, depth {depth} is not in its smallest form"
+                "strict: the item at byte {at}, depth {depth} is a {} (0x{marker:02x}); its smallest form is a {} (0x{smallest:02x})",
+                marker_name(*marker),
+                marker_name(*smallest)
             ),
             ErrorKind::NonStrKey => {
                 write!(f, "strict: the map key at byte {at}, depth {depth} is not a str")

@@ -67,7 +67,7 @@ fn check(limits: &Limits, input: &[u8]) {
         (Ok((value, used)), Err(e)) => {
             let found = violations(&value, &input[..used]);
             let expected = match e.kind() {
-                ErrorKind::NonCanonical => Violation::NonCanonical,
+                ErrorKind::NonCanonical { .. } => Violation::NonCanonical,
                 ErrorKind::NonStrKey => Violation::NonStrKey,
                 ErrorKind::DuplicateKey { .. } => Violation::DuplicateKey,
                 _ if is_budget(e) => return,
@@ -82,7 +82,9 @@ fn check(limits: &Limits, input: &[u8]) {
         (Err(lenient_error), Err(e)) => {
             let strict_kind = matches!(
                 e.kind(),
-                ErrorKind::NonCanonical | ErrorKind::NonStrKey | ErrorKind::DuplicateKey { .. }
+                ErrorKind::NonCanonical { .. }
+                    | ErrorKind::NonStrKey
+                    | ErrorKind::DuplicateKey { .. }
             );
             if !strict_kind && !is_budget(e) && !is_budget(&lenient_error) {
                 assert_eq!(*e, lenient_error, "{input:02x?}");
@@ -123,10 +125,44 @@ fn non_canonical_forms_are_refused() {
     for input in cases {
         assert!(decode(input).is_ok(), "{input:02x?}");
         let err = strict.decode(input).unwrap_err();
-        assert_eq!(err.kind(), &ErrorKind::NonCanonical, "{input:02x?}");
+        assert!(
+            matches!(err.kind(), ErrorKind::NonCanonical { .. }),
+            "{input:02x?}"
+        );
         assert_eq!(err.offset(), usize::from(input[0] == 0x91), "{input:02x?}");
         check(&Limits::default(), input);
     }
+}
+
+#[test]
+fn a_non_canonical_error_names_both_forms() {
+    let strict = Decoder::default().strict();
+    let err = strict.decode(&[0x91, 0xcd, 0x00, 0x01]).unwrap_err();
+    assert_eq!(
+        err.kind(),
+        &ErrorKind::NonCanonical {
+            marker: 0xcd,
+            smallest: 0x01
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "strict: the item at byte 1, depth 1 is a uint 16 (0xcd); its smallest form is a positive fixint (0x01)"
+    );
+    // A timestamp of 1 second written in 64 bits.
+    let err = strict
+        .decode(&[0xd7, 0xff, 0, 0, 0, 0, 0, 0, 0, 1])
+        .unwrap_err();
+    assert_eq!(
+        err.kind(),
+        &ErrorKind::NonCanonical {
+            marker: 0xd7,
+            smallest: 0xd6
+        }
+    );
+    assert!(err
+        .to_string()
+        .contains("is a fixext 8 (0xd7); its smallest form is a fixext 4 (0xd6)"));
 }
 
 #[test]

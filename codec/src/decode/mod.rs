@@ -64,7 +64,7 @@ impl Decoder {
     /// alike. Every surface (decode, decode_ref, validate, skip) then also refuses:
     ///
     /// - an item not in the one form hardpack's encoder writes for it
-    ///   ([`ErrorKind::NonCanonical`]): a length or integer in a longer form than it needs, a
+    ///   ([`ErrorKind::NonCanonical`], with the marker found and the smallest form's): a length or integer in a longer form than it needs, a
     ///   non-negative integer in a signed form, a timestamp in a longer form than its value
     ///   needs. (`F32` and `F64` are distinct values here, so a float's width is part of the
     ///   value, never an encoding choice.) So an accepted document re-encodes byte for byte.
@@ -88,7 +88,7 @@ impl Decoder {
     /// assert_eq!((err.offset(), err.depth()), (4, 1));
     /// // 1 as a uint 16
     /// let err = strict.decode(&[0xcd, 0x00, 0x01]).unwrap_err();
-    /// assert_eq!(err.kind(), &ErrorKind::NonCanonical);
+    /// assert_eq!(err.kind(), &ErrorKind::NonCanonical { marker: 0xcd, smallest: 0x01 });
     /// assert!(Decoder::default().decode(&[0xcd, 0x00, 0x01]).is_ok());
     /// ```
     #[must_use]

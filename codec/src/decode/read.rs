@@ -173,13 +173,10 @@ impl<'a, 'l> Reader<'a, 'l> {
             Err(HeaderError::Incomplete(e)) => return Err(self.incomplete(e, sink)),
             Err(HeaderError::ReservedMarker) => return Err(ErrorKind::ReservedMarker),
         };
-        let strict = match strict {
-            Some(strict) => {
-                strict.header(&header, self.cur.since(start), start, sink)?;
-                true
-            }
-            None => false,
-        };
+        let mut strict = strict;
+        if let Some(strict) = strict.as_deref_mut() {
+            strict.header(&header, self.cur.since(start), start, sink)?;
+        }
         match header {
             Header::Nil => Ok(sink.scalar(Value::Nil)),
             Header::Bool(v) => Ok(sink.scalar(Value::Bool(v))),
@@ -217,8 +214,8 @@ impl<'a, 'l> Reader<'a, 'l> {
                 if ext_type == TIMESTAMP_EXT_TYPE {
                     let ts = Timestamp::from_ext_payload(payload)
                         .map_err(ErrorKind::InvalidTimestamp)?;
-                    if strict && ts.to_ext_payload().1 != payload.len() {
-                        return Err(ErrorKind::NonCanonical);
+                    if let Some(strict) = strict {
+                        strict.timestamp(ts, self.cur.since(start))?;
                     }
                     Ok(sink.scalar(Value::Timestamp(ts)))
                 } else {

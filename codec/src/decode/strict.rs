@@ -12,8 +12,9 @@ use core::mem::size_of;
 
 use super::read::Sink;
 use crate::error::{Error, ErrorKind};
-use crate::value::token::wide;
-use crate::wire::header::Header;
+use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
+use crate::value::token::{narrow, wide};
+use crate::wire::header::{write_ext_header, Header};
 
 /// An open container, as strict mode follows it.
 struct Frame {
@@ -105,7 +106,10 @@ impl<'a> Strict<'a> {
         self.scratch.clear();
         header.write(&mut self.scratch);
         if self.scratch != bytes {
-            return Err(ErrorKind::NonCanonical);
+            return Err(ErrorKind::NonCanonical {
+                marker: bytes.first().copied().unwrap_or_default(),
+                smallest: self.scratch.first().copied().unwrap_or_default(),
+            });
         }
         let key_due = self.key_due();
         self.pending = match *header {
@@ -125,6 +129,23 @@ impl<'a> Strict<'a> {
             _ => Pending::Item,
         };
         Ok(())
+    }
+
+    /// Checks that a valid timestamp, read from `item` (its header and payload), is in the
+    /// shortest of its three forms.
+    pub(crate) fn timestamp(&mut self, ts: Timestamp, item: &[u8]) -> Result<(), ErrorKind> {
+        let (_, len) = ts.to_ext_payload();
+        let found = item.first().copied().unwrap_or_default();
+        // The header room was reserved (and charged) when the header was checked.
+        self.scratch.clear();
+        write_ext_header(TIMESTAMP_EXT_TYPE, narrow(len), &mut self.scratch);
+        match self.scratch.first() {
+            Some(&smallest) if smallest != found => Err(ErrorKind::NonCanonical {
+                marker: found,
+                smallest,
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// The item whose header [`header`](Self::header) checked was read whole, ending at

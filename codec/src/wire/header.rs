@@ -55,6 +55,49 @@ pub(crate) mod marker {
 
 use marker::*;
 
+/// The format a marker byte starts, as the MessagePack specification names it.
+pub(crate) fn marker_name(m: u8) -> &'static str {
+    match m {
+        0x00..=0x7f => "positive fixint",
+        0x80..=0x8f => "fixmap",
+        0x90..=0x9f => "fixarray",
+        0xa0..=0xbf => "fixstr",
+        NIL => "nil",
+        RESERVED => "(never used)",
+        FALSE => "false",
+        TRUE => "true",
+        BIN8 => "bin 8",
+        BIN16 => "bin 16",
+        BIN32 => "bin 32",
+        EXT8 => "ext 8",
+        EXT16 => "ext 16",
+        EXT32 => "ext 32",
+        F32 => "float 32",
+        F64 => "float 64",
+        UINT8 => "uint 8",
+        UINT16 => "uint 16",
+        UINT32 => "uint 32",
+        UINT64 => "uint 64",
+        INT8 => "int 8",
+        INT16 => "int 16",
+        INT32 => "int 32",
+        INT64 => "int 64",
+        FIXEXT1 => "fixext 1",
+        FIXEXT2 => "fixext 2",
+        FIXEXT4 => "fixext 4",
+        FIXEXT8 => "fixext 8",
+        FIXEXT16 => "fixext 16",
+        STR8 => "str 8",
+        STR16 => "str 16",
+        STR32 => "str 32",
+        ARRAY16 => "array 16",
+        ARRAY32 => "array 32",
+        MAP16 => "map 16",
+        MAP32 => "map 32",
+        0xe0..=0xff => "negative fixint",
+    }
+}
+
 /// Lengths below this fit a fixstr marker.
 const FIXSTR_LIMIT: u32 = 32;
 /// Lengths below this fit a fixarray or fixmap marker.

@@ -679,7 +679,9 @@ pub fn strict(data: &[u8]) -> Outcome {
         (Err(lenient_error), Err(e)) => {
             let strict_kind = matches!(
                 e.kind(),
-                ErrorKind::NonCanonical | ErrorKind::NonStrKey | ErrorKind::DuplicateKey { .. }
+                ErrorKind::NonCanonical { .. }
+                    | ErrorKind::NonStrKey
+                    | ErrorKind::DuplicateKey { .. }
             );
             if !strict_kind && !budget_error(e) && !budget_error(lenient_error) {
                 assert!(
