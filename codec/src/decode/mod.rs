@@ -74,7 +74,7 @@ impl Decoder {
     ///   equal keys ([`Map::get`](crate::Map::get)) and one that keeps the last (most serde
     ///   maps) can no longer disagree.
     ///
-    /// What it keeps (the open containers, the keys of open maps: 24 bytes a key) is charged
+    /// What it keeps (the open containers, the keys of open maps: 32 bytes a key) is charged
     /// to `max_alloc_bytes`; comparing keys sorts them, so no input makes it slower than
     /// n log n.
     ///
