@@ -19,6 +19,9 @@ use crate::value::{Value, ValueRef};
 /// Bytes the borrowed decode charges for each tape item.
 pub(crate) const TAPE_ITEM_BYTES: usize = size_of::<TapeItem<'static>>();
 
+/// Items reserved before the first is read.
+const FIRST_ROOM: usize = 8;
+
 struct TapeBuilder<'a> {
     tape: Vec<TapeItem<'a>>,
     nesting: Nesting<Vec<usize>>,
@@ -209,8 +212,12 @@ impl Decoder {
             budget: Budget::new(self.limits.max_alloc_bytes),
             max_items: input.len(),
         };
-        // The first item's room: every later item's is reserved by the container it is in.
-        builder.reserve(1).map_err(|kind| Error::new(kind, 0, 0))?;
+        // The first item's room (every later item's is reserved by the container it is in),
+        // and a little more, so that a small document is one allocation, not two; never more
+        // items than input bytes.
+        builder
+            .reserve(FIRST_ROOM.min(input.len()).max(1))
+            .map_err(|kind| Error::new(kind, 0, 0))?;
         let consumed = self.read(input, InvalidUtf8::Reject, &mut builder)?;
         let stats = DecodeStats {
             consumed,
