@@ -72,7 +72,10 @@ impl<C: AsRef<[usize]> + AsMut<[usize]>> Nesting<C> {
         }
         self.pending = self.pending.saturating_sub(1);
         loop {
-            let top = self.open.checked_sub(1).and_then(|at| self.closes.as_ref().get(at));
+            let top = self
+                .open
+                .checked_sub(1)
+                .and_then(|at| self.closes.as_ref().get(at));
             match top {
                 Some(&close) if close == self.pending => {
                     self.open = self.open.saturating_sub(1);
