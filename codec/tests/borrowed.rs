@@ -8,7 +8,7 @@ use hardpack::{
 use proptest::prelude::*;
 
 mod common;
-use common::documents;
+use common::{attacks, documents};
 
 /// True for the errors where a borrowing surface may differ from the owned decode: it
 /// charges what it allocates itself, not what the owned decode would.
@@ -80,26 +80,7 @@ fn agree(limits: &Limits, input: &[u8]) {
 
 #[test]
 fn attacks_get_the_decoders_verdict() {
-    let mut cases: Vec<Vec<u8>> = vec![
-        vec![],
-        vec![0xdd, 0xff, 0xff, 0xff, 0xff], // 4 GiB array claim
-        vec![0xdb, 0xff, 0xff, 0xff, 0xff, b'a'], // 4 GiB str claim
-        vec![0xc1],
-        vec![0x92, 0x01],                                     // truncated
-        vec![0x91, 0x01, 0x02],                               // trailing
-        vec![0xa2, 0xc3, 0x28],                               // invalid UTF-8
-        vec![0xd6, 0xff, 0, 0, 0, 0],                         // timestamp 32
-        vec![0xd7, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0], // bad nanoseconds
-        vec![0x82, 0xa1, b'k', 0x90, 0xa1, b'k', 0xc3],       // duplicate keys
-    ];
-    let mut deep = vec![0x91u8; 200_000];
-    deep.push(0xc0);
-    cases.push(deep);
-    let mut maps = vec![0xdd, 0x00, 0x0f, 0x42, 0x40]; // a million empty maps
-    maps.extend(std::iter::repeat_n(0x80, 1_000_000));
-    cases.push(maps);
-    let long = "é".repeat(40);
-    cases.push([&[0xd9, long.len() as u8][..], long.as_bytes()].concat());
+    let cases = attacks();
     for input in &cases {
         agree(&Limits::default(), input);
         agree(&Limits::unlimited(), input);

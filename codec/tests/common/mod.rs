@@ -4,6 +4,33 @@
 use hardpack::{Ext, Timestamp, Value};
 use proptest::prelude::*;
 
+/// The attacks every surface must give the owned decoder's verdict on: huge claims, the
+/// reserved marker, truncation, trailing bytes, invalid UTF-8, timestamps, a repeated key, a
+/// 200,000-deep nesting, a million empty maps, and long non-ASCII text.
+pub fn attacks() -> Vec<Vec<u8>> {
+    let mut cases: Vec<Vec<u8>> = vec![
+        vec![],
+        vec![0xdd, 0xff, 0xff, 0xff, 0xff], // 4 GiB array claim
+        vec![0xdb, 0xff, 0xff, 0xff, 0xff, b'a'], // 4 GiB str claim
+        vec![0xc1],
+        vec![0x92, 0x01],                                     // truncated
+        vec![0x91, 0x01, 0x02],                               // trailing
+        vec![0xa2, 0xc3, 0x28],                               // invalid UTF-8
+        vec![0xd6, 0xff, 0, 0, 0, 0],                         // timestamp 32
+        vec![0xd7, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0], // bad nanoseconds
+        vec![0x82, 0xa1, b'k', 0x90, 0xa1, b'k', 0xc3],       // a repeated key
+    ];
+    let mut deep = vec![0x91u8; 200_000];
+    deep.push(0xc0);
+    cases.push(deep);
+    let mut maps = vec![0xdd, 0x00, 0x0f, 0x42, 0x40]; // a million empty maps
+    maps.extend(std::iter::repeat_n(0x80, 1_000_000));
+    cases.push(maps);
+    let long = "é".repeat(40);
+    cases.push([&[0xd9, long.len() as u8][..], long.as_bytes()].concat());
+    cases
+}
+
 /// A document generator biased towards structure: containers, strs, bins, exts.
 pub fn documents() -> impl Strategy<Value = Vec<u8>> {
     let item = prop_oneof![
