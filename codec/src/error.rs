@@ -220,6 +220,9 @@ pub enum EncodeErrorKind {
         /// Its length.
         len: usize,
     },
+    /// A value's `Serialize` implementation reported an error, or asked for what MessagePack
+    /// cannot hold (the message says which).
+    Custom,
 }
 
 /// The kinds of value whose length MessagePack writes in a header.
@@ -253,12 +256,23 @@ impl LengthOf {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodeError {
     kind: EncodeErrorKind,
+    /// What a `Serialize` implementation (or the serializer) said, for `Custom`.
+    message: Option<alloc::string::String>,
 }
 
 impl EncodeError {
     pub(crate) const fn too_long(of: LengthOf, len: usize) -> Self {
         EncodeError {
             kind: EncodeErrorKind::TooLong { of, len },
+            message: None,
+        }
+    }
+
+    /// An error with a message, from a `Serialize` implementation or the serializer.
+    pub(crate) fn custom(message: alloc::string::String) -> Self {
+        EncodeError {
+            kind: EncodeErrorKind::Custom,
+            message: Some(message),
         }
     }
 
@@ -276,6 +290,9 @@ impl fmt::Display for EncodeError {
                 "{} of length {len} cannot be encoded: MessagePack lengths are at most 4294967295",
                 of.name()
             ),
+            EncodeErrorKind::Custom => {
+                f.write_str(self.message.as_deref().unwrap_or("serialization failed"))
+            }
         }
     }
 }

@@ -94,6 +94,8 @@ mod decode;
 mod encode;
 #[cfg(feature = "rmpv")]
 mod rmpv_conv;
+#[cfg(feature = "serde")]
+mod typed;
 
 pub use decode::{
     decode, decode_prefix, decode_ref, decode_ref_prefix, skip, validate, DecodeStats, Decoder,
@@ -105,6 +107,10 @@ pub use limits::{Limit, Limits};
 #[cfg(feature = "rmpv")]
 pub use rmpv_conv::{from_rmpv, to_rmpv};
 pub use timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
+#[cfg(all(feature = "serde", feature = "std"))]
+pub use typed::to_writer;
+#[cfg(feature = "serde")]
+pub use typed::{to_vec, to_vec_named, Compound, Serializer, EXT_STRUCT_NAME};
 pub use value::{
     Array, Ext, Index, Integer, Map, MapIndex, Node, Shape, Str, Token, TryFromValueError, Value,
     ValueBuilder, ValueRef, DROP_RESERVE_PER_CONTAINER,

@@ -1,0 +1,813 @@
+//! The serde serializer: every value in its smallest form (as [`encode`](crate::encode)
+//! writes it), and rmp-serde's conventions for what MessagePack has no notation for, so that
+//! either library reads what the other wrote:
+//!
+//! - structs as arrays of their fields (or, with [`Serializer::with_struct_map`] /
+//!   [`to_vec_named`], as maps from field names);
+//! - `None` and `()` as nil, `Some(x)` as `x`, a unit struct as an empty array, a newtype
+//!   struct as its field;
+//! - a unit variant as its name, a newtype, tuple or struct variant as a one-entry map from
+//!   its name to its content;
+//! - `char` as a str, bytes (`serde_bytes`) as bin, `i128`/`u128` as a 16-byte bin;
+//! - an ext as the newtype struct [`EXT_STRUCT_NAME`](super::EXT_STRUCT_NAME) around an
+//!   `(i8, bytes)` tuple ([`Timestamp`](crate::Timestamp) serializes so, as ext -1).
+//!
+//! A sequence or map of unknown length is written after its elements, its header inserted
+//! in front once they are counted (one move of the bytes written since).
+
+use crate::prelude::*;
+use core::fmt::Display;
+
+use serde::ser::{self, Serialize};
+
+use crate::error::{EncodeError, LengthOf};
+use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
+use crate::value::borrowed::{Node, ValueRef};
+use crate::value::token::Token;
+use crate::value::{Integer, Value};
+use crate::wire::header;
+
+impl ser::Error for EncodeError {
+    fn custom<T: Display>(msg: T) -> Self {
+        EncodeError::custom(msg.to_string())
+    }
+}
+
+/// Writes serde values as MessagePack into a buffer.
+pub struct Serializer<'w> {
+    out: &'w mut Vec<u8>,
+    struct_map: bool,
+}
+
+impl<'w> Serializer<'w> {
+    /// A serializer appending to `out`, structs as arrays (rmp-serde's default).
+    pub fn new(out: &'w mut Vec<u8>) -> Self {
+        Serializer {
+            out,
+            struct_map: false,
+        }
+    }
+
+    /// The same serializer writing structs as maps from field names to values (rmp-serde's
+    /// `with_struct_map`, `to_vec_named`): larger, but readable without the type.
+    #[must_use]
+    pub fn with_struct_map(mut self) -> Self {
+        self.struct_map = true;
+        self
+    }
+}
+
+/// `value` as MessagePack, structs as arrays (what `rmp_serde::to_vec` writes).
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Point { x: i32, y: i32 }
+///
+/// assert_eq!(hardpack::to_vec(&Point { x: 1, y: -1 })?, [0x92, 0x01, 0xff]);
+/// assert_eq!(
+///     hardpack::to_vec_named(&Point { x: 1, y: -1 })?,
+///     [0x82, 0xa1, b'x', 0x01, 0xa1, b'y', 0xff]
+/// );
+/// # Ok::<(), hardpack::EncodeError>(())
+/// ```
+pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::new();
+    value.serialize(&mut Serializer::new(&mut out))?;
+    Ok(out)
+}
+
+/// `value` as MessagePack, structs as maps from field names (what `rmp_serde::to_vec_named`
+/// writes).
+pub fn to_vec_named<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::new();
+    value.serialize(&mut Serializer::new(&mut out).with_struct_map())?;
+    Ok(out)
+}
+
+/// Writes `value` as MessagePack (structs as arrays) to `writer`, in one write of the
+/// encoded bytes.
+#[cfg(feature = "std")]
+pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
+    writer: &mut W,
+    value: &T,
+) -> Result<(), EncodeError> {
+    let bytes = to_vec(value)?;
+    writer
+        .write_all(&bytes)
+        .map_err(|e| EncodeError::custom(format!("writing the encoding failed: {e}")))
+}
+
+fn wire_len(of: LengthOf, len: usize) -> Result<u32, EncodeError> {
+    u32::try_from(len).map_err(|_| EncodeError::too_long(of, len))
+}
+
+/// An array or map being written: its count known up front (header written), or counted as
+/// its elements arrive (header inserted at `start` when it ends).
+pub struct Compound<'a, 'w> {
+    ser: &'a mut Serializer<'w>,
+    /// `Some((start, items))` for a length not known up front.
+    unknown: Option<(usize, usize)>,
+    is_map: bool,
+}
+
+impl Compound<'_, '_> {
+    #[inline]
+    fn count(&mut self) {
+        if let Some((_, items)) = &mut self.unknown {
+            *items = items.saturating_add(1);
+        }
+    }
+
+    #[inline]
+    fn finish(self) -> Result<(), EncodeError> {
+        if let Some((start, items)) = self.unknown {
+            let mut head = Vec::new();
+            if self.is_map {
+                header::write_map_len(wire_len(LengthOf::Map, items)?, &mut head);
+            } else {
+                header::write_array_len(wire_len(LengthOf::Array, items)?, &mut head);
+            }
+            let start = start.min(self.ser.out.len());
+            self.ser.out.splice(start..start, head);
+        }
+        Ok(())
+    }
+}
+
+impl<'a, 'w> Serializer<'w> {
+    #[inline]
+    fn compound(
+        &'a mut self,
+        len: Option<usize>,
+        is_map: bool,
+    ) -> Result<Compound<'a, 'w>, EncodeError> {
+        let unknown = match len {
+            Some(n) if is_map => {
+                header::write_map_len(wire_len(LengthOf::Map, n)?, self.out);
+                None
+            }
+            Some(n) => {
+                header::write_array_len(wire_len(LengthOf::Array, n)?, self.out);
+                None
+            }
+            None => Some((self.out.len(), 0)),
+        };
+        Ok(Compound {
+            ser: self,
+            unknown,
+            is_map,
+        })
+    }
+
+    /// A one-entry map from a variant's name to what follows it.
+    #[inline]
+    fn variant(&mut self, variant: &str) -> Result<(), EncodeError> {
+        header::write_map_len(1, self.out);
+        ser::Serializer::serialize_str(self, variant)
+    }
+}
+
+impl<'a, 'w> ser::Serializer for &'a mut Serializer<'w> {
+    type Ok = ();
+    type Error = EncodeError;
+    type SerializeSeq = Compound<'a, 'w>;
+    type SerializeTuple = Compound<'a, 'w>;
+    type SerializeTupleStruct = Compound<'a, 'w>;
+    type SerializeTupleVariant = Compound<'a, 'w>;
+    type SerializeMap = Compound<'a, 'w>;
+    type SerializeStruct = Compound<'a, 'w>;
+    type SerializeStructVariant = Compound<'a, 'w>;
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<(), EncodeError> {
+        header::write_bool(v, self.out);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_i8(self, v: i8) -> Result<(), EncodeError> {
+        self.serialize_i64(i64::from(v))
+    }
+
+    #[inline]
+    fn serialize_i16(self, v: i16) -> Result<(), EncodeError> {
+        self.serialize_i64(i64::from(v))
+    }
+
+    #[inline]
+    fn serialize_i32(self, v: i32) -> Result<(), EncodeError> {
+        self.serialize_i64(i64::from(v))
+    }
+
+    #[inline]
+    fn serialize_i64(self, v: i64) -> Result<(), EncodeError> {
+        match u64::try_from(v) {
+            Ok(u) => header::write_uint(u, self.out),
+            Err(_) => header::write_negative(v, self.out),
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_i128(self, v: i128) -> Result<(), EncodeError> {
+        self.serialize_bytes(&v.to_be_bytes())
+    }
+
+    #[inline]
+    fn serialize_u8(self, v: u8) -> Result<(), EncodeError> {
+        self.serialize_u64(u64::from(v))
+    }
+
+    #[inline]
+    fn serialize_u16(self, v: u16) -> Result<(), EncodeError> {
+        self.serialize_u64(u64::from(v))
+    }
+
+    #[inline]
+    fn serialize_u32(self, v: u32) -> Result<(), EncodeError> {
+        self.serialize_u64(u64::from(v))
+    }
+
+    #[inline]
+    fn serialize_u64(self, v: u64) -> Result<(), EncodeError> {
+        header::write_uint(v, self.out);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_u128(self, v: u128) -> Result<(), EncodeError> {
+        self.serialize_bytes(&v.to_be_bytes())
+    }
+
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<(), EncodeError> {
+        header::write_f32(v, self.out);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<(), EncodeError> {
+        header::write_f64(v, self.out);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_char(self, v: char) -> Result<(), EncodeError> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<(), EncodeError> {
+        header::write_str_len(wire_len(LengthOf::Str, v.len())?, self.out);
+        self.out.extend_from_slice(v.as_bytes());
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), EncodeError> {
+        header::write_bin_len(wire_len(LengthOf::Bin, v.len())?, self.out);
+        self.out.extend_from_slice(v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_none(self) -> Result<(), EncodeError> {
+        self.serialize_unit()
+    }
+
+    #[inline]
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), EncodeError> {
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_unit(self) -> Result<(), EncodeError> {
+        header::write_nil(self.out);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), EncodeError> {
+        header::write_array_len(0, self.out);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), EncodeError> {
+        self.serialize_str(variant)
+    }
+
+    #[inline]
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        if name == super::EXT_STRUCT_NAME {
+            let mut ext = ExtParts::default();
+            value.serialize(&mut ext)?;
+            return match (ext.ext_type, ext.data) {
+                (Some(ext_type), Some(data)) => {
+                    let len = wire_len(LengthOf::Ext, data.len())?;
+                    header::write_ext_header(ext_type, len, self.out);
+                    self.out.extend_from_slice(&data);
+                    Ok(())
+                }
+                _ => Err(EncodeError::custom(
+                    "an ext must be serialized as an (i8, bytes) tuple".to_string(),
+                )),
+            };
+        }
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        self.variant(variant)?;
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, 'w>, EncodeError> {
+        self.compound(len, false)
+    }
+
+    #[inline]
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, 'w>, EncodeError> {
+        self.compound(Some(len), false)
+    }
+
+    #[inline]
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a, 'w>, EncodeError> {
+        self.compound(Some(len), false)
+    }
+
+    #[inline]
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a, 'w>, EncodeError> {
+        self.variant(variant)?;
+        self.compound(Some(len), false)
+    }
+
+    #[inline]
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, 'w>, EncodeError> {
+        self.compound(len, true)
+    }
+
+    #[inline]
+    fn serialize_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a, 'w>, EncodeError> {
+        let as_map = self.struct_map;
+        self.compound(Some(len), as_map)
+    }
+
+    #[inline]
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a, 'w>, EncodeError> {
+        self.variant(variant)?;
+        self.serialize_struct(name, len)
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_, '_> {
+    type Ok = ();
+    type Error = EncodeError;
+
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        self.count();
+        value.serialize(&mut *self.ser)
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_, '_> {
+    type Ok = ();
+    type Error = EncodeError;
+
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = EncodeError;
+
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = EncodeError;
+
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeMap for Compound<'_, '_> {
+    type Ok = ();
+    type Error = EncodeError;
+
+    #[inline]
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), EncodeError> {
+        self.count();
+        key.serialize(&mut *self.ser)
+    }
+
+    #[inline]
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        value.serialize(&mut *self.ser)
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = EncodeError;
+
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        if self.is_map {
+            ser::Serializer::serialize_str(&mut *self.ser, key)?;
+        }
+        value.serialize(&mut *self.ser)
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = EncodeError;
+
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        ser::SerializeStruct::serialize_field(self, key, value)
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+/// Catches the `(i8, bytes)` tuple inside an ext newtype.
+#[derive(Default)]
+struct ExtParts {
+    ext_type: Option<i8>,
+    data: Option<Vec<u8>>,
+}
+
+fn not_ext_part() -> EncodeError {
+    EncodeError::custom("an ext must be serialized as an (i8, bytes) tuple".to_string())
+}
+
+impl ser::Serializer for &mut ExtParts {
+    type Ok = ();
+    type Error = EncodeError;
+    type SerializeSeq = ser::Impossible<(), EncodeError>;
+    type SerializeTuple = Self;
+    type SerializeTupleStruct = ser::Impossible<(), EncodeError>;
+    type SerializeTupleVariant = ser::Impossible<(), EncodeError>;
+    type SerializeMap = ser::Impossible<(), EncodeError>;
+    type SerializeStruct = ser::Impossible<(), EncodeError>;
+    type SerializeStructVariant = ser::Impossible<(), EncodeError>;
+
+    #[inline]
+    fn serialize_i8(self, v: i8) -> Result<(), EncodeError> {
+        self.ext_type = Some(v);
+        Ok(())
+    }
+    #[inline]
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), EncodeError> {
+        self.data = Some(v.to_vec());
+        Ok(())
+    }
+    #[inline]
+    fn serialize_tuple(self, len: usize) -> Result<Self, EncodeError> {
+        if len == 2 {
+            Ok(self)
+        } else {
+            Err(not_ext_part())
+        }
+    }
+    #[inline]
+    fn serialize_bool(self, _: bool) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_i16(self, _: i16) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_i32(self, _: i32) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_i64(self, _: i64) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_u8(self, _: u8) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_u16(self, _: u16) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_u32(self, _: u32) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_u64(self, _: u64) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_f32(self, _: f32) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_f64(self, _: f64) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_char(self, _: char) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_str(self, _: &str) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_none(self) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_unit(self) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+    ) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStruct, EncodeError> {
+        Err(not_ext_part())
+    }
+    #[inline]
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, EncodeError> {
+        Err(not_ext_part())
+    }
+}
+
+impl ser::SerializeTuple for &mut ExtParts {
+    type Ok = ();
+    type Error = EncodeError;
+
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        value.serialize(&mut **self)
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), EncodeError> {
+        Ok(())
+    }
+}
+
+/// Bytes that serialize as bytes (a bin), not as a sequence of integers.
+struct Bytes<'a>(&'a [u8]);
+
+impl Serialize for Bytes<'_> {
+    fn serialize<S: ser::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(self.0)
+    }
+}
+
+/// An ext for any serializer: rmp-serde's newtype convention.
+fn serialize_ext<S: ser::Serializer>(
+    serializer: S,
+    ext_type: i8,
+    data: &[u8],
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_newtype_struct(super::EXT_STRUCT_NAME, &(ext_type, Bytes(data)))
+}
+
+impl Serialize for Timestamp {
+    /// As ext -1 in its smallest form (what rmp-serde and other MessagePack libraries read
+    /// as a timestamp).
+    fn serialize<S: ser::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (buf, len) = self.to_ext_payload();
+        serialize_ext(serializer, TIMESTAMP_EXT_TYPE, buf.get(..len).unwrap_or(&buf))
+    }
+}
+
+impl Serialize for Value {
+    /// As the serde data model says it: nil as unit, integers as u64/i64, F32/F64, str,
+    /// bin as bytes, arrays as sequences, maps as maps, ext and timestamp as rmp-serde's ext
+    /// newtype. serde's model nests one call per level, so this recurses once per level of
+    /// the value (a decoded value is no deeper than its decoder's `max_depth`).
+    fn serialize<S: ser::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use ser::SerializeMap;
+        match self {
+            Value::Nil => serializer.serialize_unit(),
+            Value::Bool(b) => serializer.serialize_bool(*b),
+            Value::Integer(n) => serialize_integer(*n, serializer),
+            Value::F32(x) => serializer.serialize_f32(*x),
+            Value::F64(x) => serializer.serialize_f64(*x),
+            Value::Str(s) => serializer.serialize_str(s.as_str()),
+            Value::Bin(b) => serializer.serialize_bytes(b),
+            Value::Ext(e) => serialize_ext(serializer, e.ext_type(), e.data()),
+            Value::Timestamp(ts) => ts.serialize(serializer),
+            Value::Array(items) => serializer.collect_seq(items.iter()),
+            Value::Map(entries) => {
+                let mut map = serializer.serialize_map(Some(entries.len()))?;
+                for (k, v) in entries.iter() {
+                    map.serialize_entry(k, v)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+fn serialize_integer<S: ser::Serializer>(n: Integer, serializer: S) -> Result<S::Ok, S::Error> {
+    match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => serializer.serialize_u64(u),
+        (None, Some(i)) => serializer.serialize_i64(i),
+        (None, None) => Err(ser::Error::custom("an integer out of range")),
+    }
+}
+
+impl Serialize for ValueRef<'_> {
+    /// As [`Value`]'s.
+    fn serialize<S: ser::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.root().serialize(serializer)
+    }
+}
+
+impl Serialize for Node<'_, '_> {
+    /// As [`Value`]'s (recursing once per level, too).
+    fn serialize<S: ser::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use ser::SerializeMap;
+        if let Some(items) = self.items() {
+            return serializer.collect_seq(items);
+        }
+        if let Some(entries) = self.entries() {
+            let mut map = serializer.serialize_map(Some(entries.len()))?;
+            for (k, v) in entries {
+                map.serialize_entry(&k, &v)?;
+            }
+            return map.end();
+        }
+        match self.token() {
+            Token::Nil => serializer.serialize_unit(),
+            Token::Bool(b) => serializer.serialize_bool(b),
+            Token::Integer(n) => serialize_integer(n, serializer),
+            Token::F32(x) => serializer.serialize_f32(x),
+            Token::F64(x) => serializer.serialize_f64(x),
+            Token::Str(s) => serializer.serialize_str(s),
+            Token::Bin(b) => serializer.serialize_bytes(b),
+            Token::Ext(t, d) => serialize_ext(serializer, t, d),
+            Token::Timestamp(ts) => ts.serialize(serializer),
+            Token::Array(_) | Token::Map(_) => Err(ser::Error::custom("a container without children")),
+        }
+    }
+}
