@@ -65,6 +65,13 @@ pub enum ErrorKind {
     },
     /// Strict mode: a map key that is not a str.
     NonStrKey,
+    /// Typed decoding: the input's shape does not fit the type (a str where an integer is
+    /// expected, a missing field, an unknown variant...), or a `Deserialize` implementation
+    /// refused it; serde's message says which.
+    Custom {
+        /// What serde or the type said.
+        message: alloc::string::String,
+    },
     /// Strict mode: a map key equal to an earlier key of the same map (found when the map
     /// ends; the error's offset is the later key's).
     DuplicateKey {
@@ -144,6 +151,7 @@ impl Error {
             ErrorKind::OutOfMemory { .. } => "out_of_memory",
             ErrorKind::NonCanonical { .. } => "non_canonical",
             ErrorKind::NonStrKey => "non_str_key",
+            ErrorKind::Custom { .. } => "custom",
             ErrorKind::DuplicateKey { .. } => "duplicate_key",
         }
     }
@@ -197,6 +205,7 @@ impl fmt::Display for Error {
             ErrorKind::NonStrKey => {
                 write!(f, "strict: the map key at byte {at}, depth {depth} is not a str")
             }
+            ErrorKind::Custom { message } => write!(f, "{message} at byte {at}, depth {depth}"),
             ErrorKind::DuplicateKey { first_offset } => write!(
                 f,
                 "strict: the map key at byte {at}, depth {depth} repeats the key at byte {first_offset}"

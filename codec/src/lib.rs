@@ -110,7 +110,9 @@ pub use timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
 #[cfg(all(feature = "serde", feature = "std"))]
 pub use typed::to_writer;
 #[cfg(feature = "serde")]
-pub use typed::{to_vec, to_vec_named, Compound, Serializer, EXT_STRUCT_NAME};
+pub use typed::{
+    from_slice, to_vec, to_vec_named, Compound, Deserializer, Serializer, EXT_STRUCT_NAME,
+};
 pub use value::{
     Array, Ext, Index, Integer, Map, MapIndex, Node, Shape, Str, Token, TryFromValueError, Value,
     ValueBuilder, ValueRef, DROP_RESERVE_PER_CONTAINER,

@@ -60,8 +60,7 @@ fn variant() -> impl Strategy<Value = Variant> {
         Just(Variant::Unit),
         any::<u32>().prop_map(Variant::Newtype),
         (any::<i64>(), any::<bool>()).prop_map(|(a, b)| Variant::Tuple(a, b)),
-        (any::<f64>(), proptest::option::of(".{0,8}"))
-            .prop_map(|(x, y)| Variant::Struct { x, y }),
+        (any::<f64>(), proptest::option::of(".{0,8}")).prop_map(|(x, y)| Variant::Struct { x, y }),
     ]
 }
 
@@ -118,6 +117,28 @@ proptest! {
     }
 
     #[test]
+    fn hardpack_reads_what_rmp_serde_writes(w in wide()) {
+        for bytes in [rmp_serde::to_vec(&w).unwrap(), rmp_serde::to_vec_named(&w).unwrap()] {
+            let ours: Wide = hardpack::from_slice(&bytes).unwrap();
+            // Compared as encodings: a NaN is not equal to itself.
+            prop_assert_eq!(rmp_serde::to_vec(&ours).unwrap(), rmp_serde::to_vec(&w).unwrap());
+        }
+    }
+
+    #[test]
+    fn any_input_is_an_error_or_what_rmp_serde_reads(bytes in prop_oneof![
+        proptest::collection::vec(any::<u8>(), 0..200),
+        wide().prop_map(|w| rmp_serde::to_vec(&w).unwrap()),
+    ], cut in any::<prop::sample::Index>()) {
+        let bytes = &bytes[..cut.index(bytes.len() + 1)];
+        let ours = hardpack::from_slice::<Wide>(bytes);
+        if let Ok(ours) = &ours {
+            let theirs: Wide = rmp_serde::from_slice(bytes).unwrap();
+            prop_assert_eq!(rmp_serde::to_vec(ours).unwrap(), rmp_serde::to_vec(&theirs).unwrap());
+        }
+    }
+
+    #[test]
     fn a_value_serializes_as_it_encodes(v in value()) {
         prop_assert_eq!(hardpack::to_vec(&v).unwrap(), hardpack::encode(&v).unwrap());
         let bytes = hardpack::encode(&v).unwrap();
@@ -148,7 +169,10 @@ fn an_ext_goes_through_the_ext_newtype() {
     assert_eq!(hardpack::EXT_STRUCT_NAME, "_ExtStruct");
     let ext = Ext((5, serde_bytes::Bytes::new(&[1, 2, 3, 4])));
     assert_eq!(hardpack::to_vec(&ext).unwrap(), [0xd6, 0x05, 1, 2, 3, 4]);
-    assert_eq!(hardpack::to_vec(&ext).unwrap(), rmp_serde::to_vec(&ext).unwrap());
+    assert_eq!(
+        hardpack::to_vec(&ext).unwrap(),
+        rmp_serde::to_vec(&ext).unwrap()
+    );
     let ts = hardpack::Timestamp::new(1, 0).unwrap();
     assert_eq!(hardpack::to_vec(&ts).unwrap(), [0xd6, 0xff, 0, 0, 0, 1]);
     // Anything else inside the ext newtype is refused.
@@ -156,7 +180,10 @@ fn an_ext_goes_through_the_ext_newtype() {
     #[serde(rename = "_ExtStruct")]
     struct NotExt(u8);
     let err = hardpack::to_vec(&NotExt(1)).unwrap_err();
-    assert_eq!(err.to_string(), "an ext must be serialized as an (i8, bytes) tuple");
+    assert_eq!(
+        err.to_string(),
+        "an ext must be serialized as an (i8, bytes) tuple"
+    );
 }
 
 #[test]
@@ -170,4 +197,144 @@ fn a_serialize_error_is_reported() {
     let err = hardpack::to_vec(&vec![Refuses]).unwrap_err();
     assert_eq!(err.kind(), &hardpack::EncodeErrorKind::Custom);
     assert_eq!(err.to_string(), "no, thank you");
+}
+
+/// A recursive type of every shape serde recurses through.
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)]
+enum Tree {
+    Leaf,
+    Boxed(Box<Tree>),
+    List(Vec<Tree>),
+    Map(std::collections::HashMap<String, Tree>),
+}
+
+/// `levels` of `variant` around a leaf: {"Boxed": {"Boxed": ... "Leaf"}}, with the list and
+/// map variants' own container inside each level (so two containers a level).
+fn nested(variant: &str, levels: usize) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for _ in 0..levels {
+        bytes.push(0x81);
+        bytes.push(0xa0 | variant.len() as u8);
+        bytes.extend(variant.as_bytes());
+        match variant {
+            "List" => bytes.push(0x91),
+            "Map" => bytes.extend([0x81, 0xa1, b'k']),
+            _ => {}
+        }
+    }
+    bytes.push(0xa4);
+    bytes.extend(b"Leaf");
+    bytes
+}
+
+#[test]
+fn a_million_deep_payload_into_a_recursive_type_is_refused_on_a_256_kib_stack() {
+    // serde recurses through user code once per level. Measured by `examples/typed_stack`
+    // (bytes of stack per container level): debug 1,421 (Box), 2,087 (Vec), 2,527
+    // (HashMap); release 459, 406, 422. A 256 KiB thread holds the default max_depth of 128
+    // in release; in a debug build, 48.
+    let max_depth = if cfg!(debug_assertions) { 48 } else { 128 };
+    let decoder =
+        hardpack::Decoder::new(hardpack::Limits::default().with(hardpack::Limit::Depth, max_depth));
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            for (variant, containers_a_level) in [("Boxed", 1), ("List", 2), ("Map", 2)] {
+                let bomb = nested(variant, 1_000_000 / containers_a_level);
+                let err = decoder.from_slice::<Tree>(&bomb).unwrap_err();
+                assert_eq!(
+                    err.limit(),
+                    Some(hardpack::Limit::Depth),
+                    "{variant}: {err}"
+                );
+                assert_eq!(err.depth(), max_depth, "{variant}");
+                // Just within the limit it decodes.
+                let fits = nested(variant, max_depth / containers_a_level);
+                assert!(decoder.from_slice::<Tree>(&fits).is_ok(), "{variant}");
+            }
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn the_wrong_shape_is_an_error_with_its_place() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Point {
+        x: i32,
+        y: i32,
+    }
+    let cases: &[(Vec<u8>, &str)] = &[
+        (
+            rmp_serde::to_vec(&("1", 2)).unwrap(),
+            r#"invalid type: string "1", expected i32 at byte 1, depth 1"#,
+        ),
+        (
+            rmp_serde::to_vec(&(1,)).unwrap(),
+            "invalid length 1, expected struct Point with 2 elements at byte 0, depth 0",
+        ),
+        (
+            rmp_serde::to_vec(&(1, 2, 3)).unwrap(),
+            "the array has 1 elements more than the type takes at byte 0, depth 0",
+        ),
+        (
+            rmp_serde::to_vec_named(&std::collections::BTreeMap::from([("x", 1)])).unwrap(),
+            "missing field `y` at byte 0, depth 0",
+        ),
+        (
+            vec![0xa3, b'Z', b'i', b'p'],
+            "unknown variant `Zip`, expected one of `Leaf`, `Boxed`, `List`, `Map` at byte 0, depth 0",
+        ),
+    ];
+    for (bytes, message) in cases {
+        let err = if message.contains("variant") {
+            hardpack::from_slice::<Tree>(bytes).map(drop).unwrap_err()
+        } else {
+            hardpack::from_slice::<Point>(bytes).map(drop).unwrap_err()
+        };
+        assert_eq!(err.to_string(), *message, "{bytes:02x?}");
+    }
+}
+
+#[test]
+fn borrowed_strs_and_bytes_point_into_the_input() {
+    #[derive(Deserialize)]
+    struct Borrowing<'a> {
+        name: &'a str,
+        #[serde(with = "serde_bytes")]
+        data: &'a [u8],
+        text: std::borrow::Cow<'a, str>,
+    }
+    let bytes = rmp_serde::to_vec(&("hello", serde_bytes::Bytes::new(&[1, 2, 3]), "cow")).unwrap();
+    let b: Borrowing = hardpack::from_slice(&bytes).unwrap();
+    assert_eq!(
+        (b.name, b.data, &*b.text),
+        ("hello", &[1u8, 2, 3][..], "cow")
+    );
+    let range = bytes.as_ptr_range();
+    assert!(range.contains(&b.name.as_ptr()) && range.contains(&b.data.as_ptr()));
+}
+
+#[test]
+fn a_huge_claim_is_refused_before_anything_is_reserved() {
+    // An array claiming 2^32 - 1 elements of [u64; 32]: the room check refuses it at once.
+    let bytes = [0xdd, 0xff, 0xff, 0xff, 0xff, 0x90];
+    let err = hardpack::from_slice::<Vec<[u64; 32]>>(&bytes).unwrap_err();
+    assert!(
+        matches!(err.kind(), hardpack::ErrorKind::LimitExceeded { .. }),
+        "{err}"
+    );
+    // A million-element claim that the input can hold (a nil each), into big elements: the
+    // budget refuses it, having charged 256 bytes an element.
+    let mut bytes = vec![0xdd, 0x00, 0x0f, 0x42, 0x40];
+    bytes.extend(std::iter::repeat_n(0xc0, 1_000_000));
+    let err = hardpack::Decoder::new(
+        hardpack::Limits::default().with(hardpack::Limit::AllocBytes, 1 << 20),
+    )
+    .from_slice::<Vec<Option<[u64; 32]>>>(&bytes)
+    .unwrap_err();
+    assert_eq!(err.limit(), Some(hardpack::Limit::AllocBytes), "{err}");
 }

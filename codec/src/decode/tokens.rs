@@ -92,6 +92,31 @@ impl<'a> TokenReader<'a> {
         self.nesting.depth()
     }
 
+    /// Bytes not read yet.
+    pub(crate) fn remaining(&self) -> usize {
+        self.cur.remaining()
+    }
+
+    /// Charges heap a consumer of the tokens allocates (typed decoding's) to the same budget
+    /// as the reader's own stack.
+    pub(crate) fn charge(&mut self, bytes: usize) -> Result<(), Error> {
+        self.budget
+            .charge(bytes)
+            .map_err(|kind| Error::new(kind, self.cur.position(), self.nesting.depth()))
+    }
+
+    /// Bytes the budget has left.
+    pub(crate) fn budget_left(&self) -> usize {
+        self.limits
+            .max_alloc_bytes
+            .saturating_sub(self.budget.used())
+    }
+
+    /// Bytes charged so far.
+    pub(crate) fn charged(&self) -> usize {
+        self.budget.used()
+    }
+
     /// The next token and its offset; `Ok(None)` at the end of the input between values.
     pub fn next_token(&mut self) -> Result<Option<(usize, Token<'a>)>, Error> {
         if self.failed || (self.cur.remaining() == 0 && self.nesting.depth() == 0) {

@@ -1,9 +1,11 @@
-//! serde: typed encoding (this module's [`Serializer`]), wire-compatible with rmp-serde, and
-//! `Serialize` for the crate's own types. (Typed decoding, under the reader's limits and a
-//! budget, is the next step of issue #11 and not here yet.)
+//! serde: typed decoding ([`from_slice`], [`Deserializer`]: the token reader's checks and
+//! depth limit, and a budget for what the visitors allocate) and encoding ([`Serializer`]),
+//! wire-compatible with rmp-serde.
 
+mod de;
 mod ser;
 
+pub use de::{from_slice, Deserializer};
 #[cfg(feature = "std")]
 pub use ser::to_writer;
 pub use ser::{to_vec, to_vec_named, Compound, Serializer};

@@ -735,7 +735,11 @@ impl Serialize for Timestamp {
     /// as a timestamp).
     fn serialize<S: ser::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (buf, len) = self.to_ext_payload();
-        serialize_ext(serializer, TIMESTAMP_EXT_TYPE, buf.get(..len).unwrap_or(&buf))
+        serialize_ext(
+            serializer,
+            TIMESTAMP_EXT_TYPE,
+            buf.get(..len).unwrap_or(&buf),
+        )
     }
 }
 
@@ -807,7 +811,9 @@ impl Serialize for Node<'_, '_> {
             Token::Bin(b) => serializer.serialize_bytes(b),
             Token::Ext(t, d) => serialize_ext(serializer, t, d),
             Token::Timestamp(ts) => ts.serialize(serializer),
-            Token::Array(_) | Token::Map(_) => Err(ser::Error::custom("a container without children")),
+            Token::Array(_) | Token::Map(_) => {
+                Err(ser::Error::custom("a container without children"))
+            }
         }
     }
 }

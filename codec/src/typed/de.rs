@@ -1,0 +1,594 @@
+//! The serde deserializer: the token reader (every check of every surface, the depth limit
+//! included) driving serde's visitors, with a budget for what the visitors allocate.
+//!
+//! - **Depth**: serde recursion is native (one call chain per level, through user code), so
+//!   it is bounded by the reader's `max_depth`: a container past it is refused before the
+//!   visitor of its parent is called again.
+//! - **Budget**: before each element a sequence or map hands out, `size_of` of the element's
+//!   type is charged (key and value both), and the bytes of each str and bin a visitor may copy
+//!   (`deserialize_string`, `deserialize_byte_buf`, and `deserialize_any`, which cannot know);
+//!   the sizes hinted to the visitors never exceed the elements the input left can hold (one
+//!   byte each) nor the bytes the budget has left. serde itself caps what a collection reserves
+//!   from a hint at 1 MiB, the one allocation charged after it is made.
+//! - The wire format is rmp-serde's (see [`ser`](super::ser)): a struct reads from an array
+//!   or a map, an enum from a str (unit variant) or a one-entry map, an ext from the
+//!   [`EXT_STRUCT_NAME`](super::EXT_STRUCT_NAME) newtype.
+
+use crate::prelude::*;
+use core::fmt::Display;
+use core::mem::size_of;
+
+use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+use serde::Deserialize;
+
+use crate::decode::{Decoder, TokenReader};
+use crate::error::{Error, ErrorKind};
+use crate::limits::Limits;
+use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
+use crate::value::token::{wide, Token};
+
+/// Where serde's own errors (made without a position) are placed until the deserializer
+/// knows the position: replaced by the offset of the item being read.
+const UNPLACED: usize = usize::MAX;
+
+impl de::Error for Error {
+    fn custom<T: Display>(msg: T) -> Self {
+        Error::new(
+            ErrorKind::Custom {
+                message: msg.to_string(),
+            },
+            UNPLACED,
+            0,
+        )
+    }
+}
+
+impl Error {
+    /// This error, placed at `offset` and `depth` if serde made it without a position.
+    fn placed(self, offset: usize, depth: usize) -> Self {
+        if self.offset() == UNPLACED {
+            return Error::new(self.kind().clone(), offset, depth);
+        }
+        self
+    }
+}
+
+/// Reads serde values from MessagePack, borrowing strs and bins from the input.
+pub struct Deserializer<'de> {
+    tokens: TokenReader<'de>,
+    /// The next token, its offset and the depth it is at, once looked at.
+    peeked: Option<(usize, usize, Token<'de>)>,
+}
+
+impl<'de> Deserializer<'de> {
+    /// A deserializer of `input` under `limits`.
+    pub fn new(input: &'de [u8], limits: &Limits) -> Self {
+        Deserializer {
+            tokens: TokenReader::new(input, limits),
+            peeked: None,
+        }
+    }
+
+    /// Bytes read so far.
+    pub fn position(&self) -> usize {
+        match self.peeked {
+            Some((offset, ..)) => offset,
+            None => self.tokens.position(),
+        }
+    }
+
+    /// Heap bytes charged so far (what the visitors were handed, and the reader's own).
+    pub fn charged_bytes(&self) -> usize {
+        self.tokens.charged()
+    }
+
+    /// The next token: its offset, the depth it is at, and the token.
+    fn peek(&mut self) -> Result<(usize, usize, Token<'de>), Error> {
+        if let Some(peeked) = self.peeked {
+            return Ok(peeked);
+        }
+        let depth = self.tokens.depth();
+        let (offset, token) = self.tokens.next_token()?.ok_or_else(|| {
+            Error::new(
+                ErrorKind::UnexpectedEnd { needed: 1 },
+                self.tokens.position(),
+                0,
+            )
+        })?;
+        self.peeked = Some((offset, depth, token));
+        Ok((offset, depth, token))
+    }
+
+    fn next(&mut self) -> Result<(usize, usize, Token<'de>), Error> {
+        let next = self.peek()?;
+        self.peeked = None;
+        Ok(next)
+    }
+
+    fn charge(&mut self, bytes: usize) -> Result<(), Error> {
+        self.tokens.charge(bytes)
+    }
+
+    /// The most elements worth hinting: no more than `left`, than the input can hold (a byte
+    /// each) or than the budget has bytes left.
+    fn hint(&self, left: usize) -> usize {
+        left.min(self.tokens.remaining())
+            .min(self.tokens.budget_left())
+    }
+
+    /// Calls `visit` for the next value with what it reads, placing serde's errors there.
+    fn visit_next<V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        charge_text: bool,
+    ) -> Result<V::Value, Error> {
+        let (offset, depth, token) = self.next()?;
+        let result = match token {
+            Token::Nil => visitor.visit_unit(),
+            Token::Bool(b) => visitor.visit_bool(b),
+            Token::Integer(n) => match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => visitor.visit_u64(u),
+                (None, Some(i)) => visitor.visit_i64(i),
+                (None, None) => Err(de::Error::custom("an integer out of range")),
+            },
+            Token::F32(x) => visitor.visit_f32(x),
+            Token::F64(x) => visitor.visit_f64(x),
+            Token::Str(s) => {
+                if charge_text {
+                    self.charge(s.len())?;
+                }
+                visitor.visit_borrowed_str(s)
+            }
+            Token::Bin(b) => {
+                if charge_text {
+                    self.charge(b.len())?;
+                }
+                visitor.visit_borrowed_bytes(b)
+            }
+            Token::Ext(t, data) => visitor.visit_newtype_struct(ExtParts::new(t, data)),
+            Token::Timestamp(ts) => visitor.visit_newtype_struct(ExtParts::timestamp(ts)),
+            Token::Array(n) => self.visit_seq(visitor, wide(n), offset, depth),
+            Token::Map(n) => self.visit_map(visitor, wide(n), offset, depth),
+        };
+        result.map_err(|e| e.placed(offset, depth))
+    }
+
+    fn visit_seq<V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        len: usize,
+        offset: usize,
+        depth: usize,
+    ) -> Result<V::Value, Error> {
+        let mut access = Elements {
+            de: self,
+            left: len,
+        };
+        let value = visitor.visit_seq(&mut access)?;
+        let left = access.left;
+        if left > 0 {
+            return Err(Error::new(
+                ErrorKind::Custom {
+                    message: format!("the array has {left} elements more than the type takes"),
+                },
+                offset,
+                depth,
+            ));
+        }
+        Ok(value)
+    }
+
+    fn visit_map<V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        len: usize,
+        offset: usize,
+        depth: usize,
+    ) -> Result<V::Value, Error> {
+        let mut access = Entries {
+            de: self,
+            left: len,
+            value_due: false,
+        };
+        let value = visitor.visit_map(&mut access)?;
+        let left = access.left;
+        if left > 0 {
+            return Err(Error::new(
+                ErrorKind::Custom {
+                    message: format!("the map has {left} entries more than the type takes"),
+                },
+                offset,
+                depth,
+            ));
+        }
+        Ok(value)
+    }
+
+    /// After the value: nothing may follow it.
+    fn end(&mut self, input_len: usize) -> Result<(), Error> {
+        let at = self.position();
+        if at < input_len {
+            return Err(Error::new(
+                ErrorKind::TrailingBytes {
+                    count: input_len.saturating_sub(at),
+                },
+                at,
+                0,
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The elements of an array, for `visit_seq`.
+struct Elements<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    left: usize,
+}
+
+impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Error> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left = self.left.saturating_sub(1);
+        self.de.charge(size_of::<T::Value>())?;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.de.hint(self.left))
+    }
+}
+
+/// The entries of a map, for `visit_map`.
+struct Entries<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    left: usize,
+    value_due: bool,
+}
+
+impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left = self.left.saturating_sub(1);
+        self.value_due = true;
+        self.de.charge(size_of::<K::Value>())?;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        self.value_due = false;
+        self.de.charge(size_of::<V::Value>())?;
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        // Two items an entry.
+        Some(self.de.hint(self.left).min(self.de.tokens.remaining() / 2))
+    }
+}
+
+macro_rules! forward_to_any {
+    ($($method:ident)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+                self.visit_next(visitor, false)
+            }
+        )*
+    };
+}
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        // The visitor may copy what it is handed: charged.
+        self.visit_next(visitor, true)
+    }
+
+    forward_to_any! {
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
+        deserialize_f64 deserialize_char deserialize_str deserialize_bytes deserialize_seq
+        deserialize_map deserialize_identifier deserialize_ignored_any deserialize_i128
+        deserialize_u128
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.visit_next(visitor, true)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.visit_next(visitor, true)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        let (offset, depth, token) = self.peek()?;
+        if token == Token::Nil {
+            self.peeked = None;
+            return visitor
+                .visit_none()
+                .map_err(|e: Error| e.placed(offset, depth));
+        }
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.visit_next(visitor, false)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        // rmp-serde writes a unit struct as an empty array.
+        let (offset, depth, token) = self.peek()?;
+        if token == Token::Array(0) {
+            self.peeked = None;
+            return visitor
+                .visit_unit()
+                .map_err(|e: Error| e.placed(offset, depth));
+        }
+        self.visit_next(visitor, false)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        if name == super::EXT_STRUCT_NAME {
+            return self.visit_next(visitor, false);
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.visit_next(visitor, false)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.visit_next(visitor, false)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.visit_next(visitor, false)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        let (offset, depth, token) = self.next()?;
+        let result = match token {
+            Token::Str(variant) => visitor.visit_enum(variant.into_deserializer()),
+            Token::Map(1) => visitor.visit_enum(VariantOf { de: &mut *self }),
+            _ => Err(de::Error::custom(format!(
+                "expected an enum (a str, or a map of one entry), found {}",
+                describe(token)
+            ))),
+        };
+        result.map_err(|e| e.placed(offset, depth))
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+fn describe(token: Token<'_>) -> String {
+    match token {
+        Token::Nil => "nil".to_string(),
+        Token::Bool(_) => "a bool".to_string(),
+        Token::Integer(_) => "an integer".to_string(),
+        Token::F32(_) | Token::F64(_) => "a float".to_string(),
+        Token::Str(_) => "a str".to_string(),
+        Token::Bin(_) => "a bin".to_string(),
+        Token::Ext(..) => "an ext".to_string(),
+        Token::Timestamp(_) => "a timestamp".to_string(),
+        Token::Array(n) => format!("an array of {n}"),
+        Token::Map(n) => format!("a map of {n}"),
+    }
+}
+
+/// An enum written as a one-entry map: the key names the variant, the value is its content.
+struct VariantOf<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+}
+
+impl<'de> de::EnumAccess<'de> for VariantOf<'_, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), Error> {
+        let variant = seed.deserialize(&mut *self.de)?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for VariantOf<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<(), Error> {
+        Deserialize::deserialize(&mut *self.de)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        de::Deserializer::deserialize_map(&mut *self.de, visitor)
+    }
+}
+
+/// An ext as rmp-serde hands it to a visitor: a newtype holding an `(i8, bytes)` sequence.
+struct ExtParts<'de> {
+    ext_type: i8,
+    data: ExtData<'de>,
+}
+
+enum ExtData<'de> {
+    Borrowed(&'de [u8]),
+    Timestamp([u8; 12], usize),
+}
+
+impl<'de> ExtParts<'de> {
+    fn new(ext_type: i8, data: &'de [u8]) -> Self {
+        ExtParts {
+            ext_type,
+            data: ExtData::Borrowed(data),
+        }
+    }
+
+    fn timestamp(ts: Timestamp) -> Self {
+        let (buf, len) = ts.to_ext_payload();
+        ExtParts {
+            ext_type: TIMESTAMP_EXT_TYPE,
+            data: ExtData::Timestamp(buf, len),
+        }
+    }
+}
+
+impl<'de> de::Deserializer<'de> for ExtParts<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_seq(ExtSeq { parts: self, at: 0 })
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+struct ExtSeq<'de> {
+    parts: ExtParts<'de>,
+    at: u8,
+}
+
+impl<'de> de::SeqAccess<'de> for ExtSeq<'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Error> {
+        self.at = self.at.saturating_add(1);
+        match self.at {
+            1 => seed
+                .deserialize(self.parts.ext_type.into_deserializer())
+                .map(Some),
+            2 => match &self.parts.data {
+                ExtData::Borrowed(data) => seed
+                    .deserialize(de::value::BorrowedBytesDeserializer::new(data))
+                    .map(Some),
+                ExtData::Timestamp(buf, len) => seed
+                    .deserialize(de::value::BytesDeserializer::new(
+                        buf.get(..*len).unwrap_or(buf),
+                    ))
+                    .map(Some),
+            },
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Decodes exactly one value of type `T` from `input` under `Limits::default()`, borrowing
+/// strs and bytes where `T` does; bytes after it are an error.
+///
+/// ```
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Point<'a> { x: i32, name: &'a str }
+///
+/// let bytes = hardpack::to_vec(&(1, "origin"))?; // a struct is an array of its fields
+/// let p: Point = hardpack::from_slice(&bytes)?;
+/// assert_eq!(p, Point { x: 1, name: "origin" });
+///
+/// // A str where an integer is expected: the error says where.
+/// let err = hardpack::from_slice::<Point>(&hardpack::to_vec(&("1", "o"))?).unwrap_err();
+/// assert_eq!(err.to_string(), r#"invalid type: string "1", expected i32 at byte 1, depth 1"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn from_slice<'de, T: Deserialize<'de>>(input: &'de [u8]) -> Result<T, Error> {
+    Decoder::default().from_slice(input)
+}
+
+impl Decoder {
+    /// Decodes exactly one value of type `T` from `input` under this decoder's limits (see
+    /// [`from_slice`](crate::from_slice)). Strict mode and the invalid-UTF-8 policy do not
+    /// apply to typed decoding yet: strs are always checked and refused when invalid.
+    pub fn from_slice<'de, T: Deserialize<'de>>(&self, input: &'de [u8]) -> Result<T, Error> {
+        let mut de = Deserializer::new(input, self.limits());
+        let value = T::deserialize(&mut de)?;
+        de.end(input.len())?;
+        Ok(value)
+    }
+}
+
+impl<'de> Deserialize<'de> for Timestamp {
+    /// From ext -1 (any of its three forms).
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TimestampVisitor;
+        impl<'de> Visitor<'de> for TimestampVisitor {
+            type Value = Timestamp;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a timestamp (ext -1)")
+            }
+            fn visit_newtype_struct<D: de::Deserializer<'de>>(
+                self,
+                deserializer: D,
+            ) -> Result<Timestamp, D::Error> {
+                let (ext_type, data): (i8, &[u8]) = Deserialize::deserialize(deserializer)?;
+                if ext_type != TIMESTAMP_EXT_TYPE {
+                    return Err(de::Error::custom(format!(
+                        "expected a timestamp (ext -1), found ext {ext_type}"
+                    )));
+                }
+                Timestamp::from_ext_payload(data)
+                    .map_err(|e| de::Error::custom(format!("invalid timestamp: {e:?}")))
+            }
+        }
+        deserializer.deserialize_newtype_struct(super::EXT_STRUCT_NAME, TimestampVisitor)
+    }
+}
