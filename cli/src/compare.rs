@@ -1,5 +1,6 @@
 //! `hardpack repro --compare`: the same payload decoded by hardpack, rmpv (`read_value` and the
-//! borrowing `read_value_ref`) and rmp-serde, each
+//! borrowing `read_value_ref`) and rmp-serde (into `serde_json::Value`, and into the typed
+//! surface's schema), each
 //! in a guarded child process (8 MiB stack, memory cap, time limit), side by side.
 
 use std::path::Path;
@@ -10,8 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::audit::{run_guarded, ChildLimits};
 
-/// The implementations `peer-decode` knows: rmpv's owned and borrowed readers, and rmp-serde.
-pub const PEERS: [&str; 3] = ["rmpv", "rmpv-ref", "rmp-serde"];
+/// The implementations `peer-decode` knows: rmpv's owned and borrowed readers, rmp-serde
+/// into `serde_json::Value`, and rmp-serde into the schema `--surface typed` uses.
+pub const PEERS: [&str; 4] = ["rmpv", "rmpv-ref", "rmp-serde", "rmp-serde-typed"];
 
 /// What one implementation did with the payload.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -39,6 +41,11 @@ pub fn decode_in_process(implementation: &str, payload: &[u8]) -> Result<PeerRes
         }),
         "rmpv-ref" => alloc_meter::measure(|| {
             rmpv::decode::read_value_ref(&mut &payload[..])
+                .map(drop)
+                .map_err(|e| e.to_string())
+        }),
+        "rmp-serde-typed" => alloc_meter::measure(|| {
+            rmp_serde::from_slice::<hardpack_harness::schema::Any>(payload)
                 .map(drop)
                 .map_err(|e| e.to_string())
         }),

@@ -87,8 +87,8 @@ struct AuditArgs {
     #[arg(long)]
     sweep: Option<String>,
     /// The decoding surface each payload goes through: owned (a Value), borrowed (a
-    /// ValueRef), validate (nothing built) or strict (a Value, canonical forms and unique str
-    /// keys only)
+    /// ValueRef), validate (nothing built), strict (a Value, canonical forms and unique str
+    /// keys only) or typed (serde into a schema that takes any document)
     #[arg(long, value_enum, default_value_t = Surface::Owned)]
     surface: Surface,
     #[command(flatten)]
@@ -115,8 +115,9 @@ struct ReproArgs {
     #[arg(long, value_parser = target_name, conflicts_with = "surface")]
     target: Option<&'static hardpack_harness::Target>,
     /// The decoding surface: owned (decode to a Value), borrowed (a ValueRef that borrows
-    /// str, bin and ext payloads from the input), validate (the same verdict, nothing built)
-    /// or strict (a Value; non-canonical forms, non-str keys and repeated keys refused)
+    /// str, bin and ext payloads from the input), validate (the same verdict, nothing built),
+    /// strict (a Value; non-canonical forms, non-str keys and repeated keys refused) or typed
+    /// (serde's from_slice into a schema that takes any document)
     #[arg(long, value_enum, default_value_t = Surface::Owned)]
     surface: Surface,
     #[command(flatten)]
@@ -268,7 +269,7 @@ fn print_comparison(ours: &repro::Report, peers: &[compare::PeerResult], memory:
         _ => String::new(),
     };
     println!(
-        "\n{:<10} {:<9} {:>10} {:>12}  detail",
+        "\n{:<15} {:<9} {:>10} {:>12}  detail",
         "decoder", "outcome", "peak heap", "time"
     );
     let ours_status = if ours.decoded() {
@@ -294,7 +295,7 @@ fn print_comparison(ours: &repro::Report, peers: &[compare::PeerResult], memory:
     }));
     for (name, status, peak, us, detail) in rows {
         println!(
-            "{name:<10} {status:<9} {:>10} {:>12}  {detail}",
+            "{name:<15} {status:<9} {:>10} {:>12}  {detail}",
             human_bytes(peak),
             human_duration(Duration::from_secs_f64(us / 1e6))
         );

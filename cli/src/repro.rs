@@ -24,6 +24,9 @@ pub enum Surface {
     /// `Decoder::strict` then `decode`: the owned `Value`, refusing non-canonical forms,
     /// non-str map keys and repeated keys.
     Strict,
+    /// `Decoder::from_slice` into a built-in serde schema that accepts any document (an
+    /// enum mirroring `Value`): the typed path, its depth limit and budget.
+    Typed,
 }
 
 impl Surface {
@@ -34,6 +37,7 @@ impl Surface {
             Surface::Borrowed => "borrowed",
             Surface::Validate => "validate",
             Surface::Strict => "strict",
+            Surface::Typed => "typed",
         }
     }
 }
@@ -211,6 +215,16 @@ pub fn repro(name: &str, payload: &[u8], limits: &Limits, surface: Surface) -> R
             };
             let (result, cost) = alloc_meter::measure(|| decoder.decode(payload));
             let described = result.map(|value| (value.type_name(), value.shape()));
+            (described, cost)
+        }
+        Surface::Typed => {
+            let (result, cost) = alloc_meter::measure(|| {
+                decoder.from_slice::<hardpack_harness::schema::Any>(payload)
+            });
+            let described = result.map(|any| {
+                let value = any.to_value();
+                (value.type_name(), value.shape())
+            });
             (described, cost)
         }
         Surface::Borrowed => {

@@ -63,7 +63,7 @@ fn repro_json_with_compare_is_one_json_document() {
         .iter()
         .map(|p| p["implementation"].as_str().unwrap())
         .collect();
-    assert_eq!(peers, ["rmpv", "rmpv-ref", "rmp-serde"]);
+    assert_eq!(peers, ["rmpv", "rmpv-ref", "rmp-serde", "rmp-serde-typed"]);
     assert_eq!(
         json["payload"],
         "regression/cases/rmp-151-str32-preallocation.bin"
@@ -331,4 +331,30 @@ fn the_strict_surface_refuses_what_lenient_decoding_lets_through() {
         text.contains("strict: the map key at byte 4, depth 1 repeats the key at byte 1"),
         "{text}"
     );
+}
+
+#[test]
+fn the_typed_surface_gives_the_owned_verdict() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../regression/cases");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "bin") {
+            continue;
+        }
+        let file = path.to_str().unwrap();
+        let owned = stdout_json(&hardpack(&["repro", "--json", file], b""));
+        let typed = stdout_json(&hardpack(
+            &["repro", "--json", "--surface", "typed", file],
+            b"",
+        ));
+        assert_eq!(typed["surface"], "typed");
+        let by_budget = |r: &serde_json::Value| r["outcome"]["limit"] == "max_alloc_bytes";
+        if by_budget(&owned) || by_budget(&typed) {
+            continue;
+        }
+        assert_eq!(owned["outcome"], typed["outcome"], "{file}");
+        checked += 1;
+    }
+    assert!(checked > 10);
 }

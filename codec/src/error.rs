@@ -278,6 +278,7 @@ impl EncodeError {
     }
 
     /// An error with a message, from a `Serialize` implementation or the serializer.
+    #[cfg(feature = "serde")]
     pub(crate) fn custom(message: alloc::string::String) -> Self {
         EncodeError {
             kind: EncodeErrorKind::Custom,

@@ -112,6 +112,7 @@ pub use typed::to_writer;
 #[cfg(feature = "serde")]
 pub use typed::{
     from_slice, to_vec, to_vec_named, Compound, Deserializer, Serializer, EXT_STRUCT_NAME,
+    HINT_ELEMENT_BYTES,
 };
 pub use value::{
     Array, Ext, Index, Integer, Map, MapIndex, Node, Shape, Str, Token, TryFromValueError, Value,

@@ -83,22 +83,28 @@ impl<'a> TokenReader<'a> {
     }
 
     /// Bytes read so far: after the last token, the end of what it took.
+    #[inline]
     pub fn position(&self) -> usize {
         self.cur.position()
     }
 
     /// Containers open around the next token.
+    #[inline]
     pub fn depth(&self) -> usize {
         self.nesting.depth()
     }
 
     /// Bytes not read yet.
+    #[inline]
+    #[cfg(feature = "serde")]
     pub(crate) fn remaining(&self) -> usize {
         self.cur.remaining()
     }
 
     /// Charges heap a consumer of the tokens allocates (typed decoding's) to the same budget
     /// as the reader's own stack.
+    #[inline]
+    #[cfg(feature = "serde")]
     pub(crate) fn charge(&mut self, bytes: usize) -> Result<(), Error> {
         self.budget
             .charge(bytes)
@@ -106,6 +112,8 @@ impl<'a> TokenReader<'a> {
     }
 
     /// Bytes the budget has left.
+    #[inline]
+    #[cfg(feature = "serde")]
     pub(crate) fn budget_left(&self) -> usize {
         self.limits
             .max_alloc_bytes
@@ -113,11 +121,13 @@ impl<'a> TokenReader<'a> {
     }
 
     /// Bytes charged so far.
+    #[cfg(feature = "serde")]
     pub(crate) fn charged(&self) -> usize {
         self.budget.used()
     }
 
     /// The next token and its offset; `Ok(None)` at the end of the input between values.
+    #[inline]
     pub fn next_token(&mut self) -> Result<Option<(usize, Token<'a>)>, Error> {
         if self.failed || (self.cur.remaining() == 0 && self.nesting.depth() == 0) {
             return Ok(None);

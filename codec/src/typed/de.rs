@@ -53,6 +53,12 @@ impl Error {
     }
 }
 
+/// The element size the size hints assume: a collection of larger elements may reserve up
+/// front more than the budget has left (never more than serde's own cap, 1 MiB, per open
+/// collection), and a collection growing past its hint may hold up to twice what was
+/// charged for its elements.
+pub const HINT_ELEMENT_BYTES: usize = 64;
+
 /// Reads serde values from MessagePack, borrowing strs and bins from the input.
 pub struct Deserializer<'de> {
     tokens: TokenReader<'de>,
@@ -110,10 +116,10 @@ impl<'de> Deserializer<'de> {
     }
 
     /// The most elements worth hinting: no more than `left`, than the input can hold (a byte
-    /// each) or than the budget has bytes left.
+    /// each), or than the budget has room for at [`HINT_ELEMENT_BYTES`] each.
     fn hint(&self, left: usize) -> usize {
         left.min(self.tokens.remaining())
-            .min(self.tokens.budget_left())
+            .min(self.tokens.budget_left() / HINT_ELEMENT_BYTES)
     }
 
     /// Calls `visit` for the next value with what it reads, placing serde's errors there.

@@ -5,7 +5,7 @@
 mod de;
 mod ser;
 
-pub use de::{from_slice, Deserializer};
+pub use de::{from_slice, Deserializer, HINT_ELEMENT_BYTES};
 #[cfg(feature = "std")]
 pub use ser::to_writer;
 pub use ser::{to_vec, to_vec_named, Compound, Serializer};

@@ -153,6 +153,16 @@ pub const TARGETS: &[Target] = &[
                  also charges for its keys); skip and decode_ref in strict mode agree",
     },
     Target {
+        name: "serde_typed",
+        run: serde_typed,
+        limits: |data| Some(limits_from_input(data).0),
+        checks: "the first 8 bytes choose the Limits; from_slice into the built-in schema \
+                 (schema::Any, any document) gives decode's verdict (the same error, but for \
+                 max_alloc_bytes) and, if Ok, the same value; into a wide struct it never \
+                 panics; measured peak heap <= 2 x max_alloc_bytes + the serde slack \
+                 (HINT_ELEMENT_BYTES, serde's 1 MiB cap per open collection)",
+    },
+    Target {
         name: "differential_rmpv",
         run: differential_rmpv,
         limits: |_| Some(differential_limits()),
@@ -709,6 +719,70 @@ pub fn strict(data: &[u8]) -> Outcome {
     );
     match verdict {
         Ok((value, stats)) => decoded(&value, stats.consumed),
+        Err(e) => Outcome::Rejected(e),
+    }
+}
+
+/// A struct with a field of every kind, for typed decoding of arbitrary bytes.
+#[derive(serde::Deserialize, Debug)]
+#[allow(dead_code)]
+struct WideStruct<'a> {
+    flag: bool,
+    small: i8,
+    big: u64,
+    float: f64,
+    text: &'a str,
+    owned: String,
+    #[serde(with = "serde_bytes_field")]
+    bytes: Vec<u8>,
+    maybe: Option<Box<WideStruct<'a>>>,
+    list: Vec<u16>,
+    map: std::collections::BTreeMap<String, i32>,
+    when: Option<hardpack::Timestamp>,
+    tuple: (u8, char),
+}
+
+mod serde_bytes_field {
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        crate::schema::deserialize_bytes(d)
+    }
+}
+
+/// Heap typed decoding may hold beyond twice the budget: serde reserves up to 1 MiB per open
+/// collection from a hint (see `hardpack::HINT_ELEMENT_BYTES`); the fuzzer's inputs keep
+/// that far smaller, so the bound asserted is this, per open level.
+pub const SERDE_SLACK_PER_LEVEL: usize = 1 << 20;
+
+/// Typed decoding into the built-in schema agrees with decode; into a wide struct it holds.
+pub fn serde_typed(data: &[u8]) -> Outcome {
+    let (limits, payload) = limits_from_input(data);
+    let decoder = Decoder::new(limits.clone());
+    let (typed, cost) = alloc_meter::measure(|| decoder.from_slice::<crate::schema::Any>(payload));
+    let bound = limits.max_alloc_bytes.saturating_mul(2).saturating_add(
+        SERDE_SLACK_PER_LEVEL.saturating_mul(limits.max_depth.min(payload.len()).saturating_add(1)),
+    );
+    assert!(
+        cost.peak_bytes <= bound,
+        "typed decoding allocated {} bytes at peak, above 2 x max_alloc_bytes {} + slack",
+        cost.peak_bytes,
+        limits.max_alloc_bytes
+    );
+    let owned = decoder.decode(payload);
+    same_verdict("from_slice::<Any>", &typed, &owned);
+    if let (Ok(any), Ok(value)) = (&typed, &owned) {
+        assert!(
+            any.to_value() == *value,
+            "typed and owned decoding differ: {any:?} against {value:?}"
+        );
+    }
+    let (_, cost) = alloc_meter::measure(|| decoder.from_slice::<WideStruct>(payload).map(drop));
+    assert!(
+        cost.peak_bytes <= bound,
+        "typed decoding into a struct allocated {} bytes at peak",
+        cost.peak_bytes
+    );
+    match owned {
+        Ok(value) => decoded(&value, payload.len()),
         Err(e) => Outcome::Rejected(e),
     }
 }
