@@ -105,10 +105,22 @@ impl<'de> Deserializer<'de> {
         Ok((offset, depth, token))
     }
 
+    #[inline]
     fn next(&mut self) -> Result<(usize, usize, Token<'de>), Error> {
-        let next = self.peek()?;
-        self.peeked = None;
-        Ok(next)
+        if let Some(peeked) = self.peeked.take() {
+            return Ok(peeked);
+        }
+        // Read straight through, not by way of `peeked`: a token stored there field by field
+        // and loaded back whole stalled on store forwarding (a tenth of typed decoding).
+        let depth = self.tokens.depth();
+        match self.tokens.next_token()? {
+            Some((offset, token)) => Ok((offset, depth, token)),
+            None => Err(Error::new(
+                ErrorKind::UnexpectedEnd { needed: 1 },
+                self.tokens.position(),
+                0,
+            )),
+        }
     }
 
     fn charge(&mut self, bytes: usize) -> Result<(), Error> {

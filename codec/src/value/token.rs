@@ -11,6 +11,7 @@ use crate::value::{Integer, Value};
 /// borrowed from the input, or the start of an array or map with its count (elements for an
 /// array, key-value pairs for a map), whose children are the tokens that follow.
 #[derive(Clone, Copy, Debug)]
+#[repr(u64)]
 pub enum Token<'a> {
     /// nil.
     Nil,
