@@ -338,3 +338,17 @@ fn a_huge_claim_is_refused_before_anything_is_reserved() {
     .unwrap_err();
     assert_eq!(err.limit(), Some(hardpack::Limit::AllocBytes), "{err}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn a_value_reads_back_through_serde_as_it_decodes(v in value()) {
+        let bytes = hardpack::encode(&v).unwrap();
+        let typed: hardpack::Value = hardpack::from_slice(&bytes).unwrap();
+        prop_assert_eq!(&typed, &hardpack::decode(&bytes).unwrap());
+        // And from rmp-serde's deserializer too.
+        let theirs: hardpack::Value = rmp_serde::from_slice(&bytes).unwrap();
+        prop_assert_eq!(hardpack::encode(&theirs).unwrap(), bytes);
+    }
+}
