@@ -163,6 +163,14 @@ pub const TARGETS: &[Target] = &[
                  (HINT_ELEMENT_BYTES, serde's 1 MiB cap per open collection)",
     },
     Target {
+        name: "serde_differential",
+        run: serde_differential,
+        limits: |_| Some(serde_differential_limits()),
+        checks: "hardpack's from_slice and rmp_serde::from_slice agree on the built-in schema \
+                 (schema::Any) where both accept; every disagreement is one of \
+                 SERDE_DISAGREEMENTS",
+    },
+    Target {
         name: "differential_rmpv",
         run: differential_rmpv,
         limits: |_| Some(differential_limits()),
@@ -783,6 +791,57 @@ pub fn serde_typed(data: &[u8]) -> Outcome {
     );
     match owned {
         Ok(value) => decoded(&value, payload.len()),
+        Err(e) => Outcome::Rejected(e),
+    }
+}
+
+/// Where rmp-serde and hardpack's typed decoding may legitimately disagree.
+pub const SERDE_DISAGREEMENTS: &[&str] = &[
+    "rmp_serde::from_slice ignores bytes after the value; hardpack refuses them",
+    "hardpack refuses invalid UTF-8 in str; rmp-serde hands the bytes on",
+    "hardpack refuses the reserved marker 0xc1, an ext -1 that is no valid timestamp, and \
+     input over its Limits",
+    "rmp-serde refuses nesting past its own depth limit (1024); hardpack's differential limit \
+     is higher",
+];
+
+/// The limits `serde_differential` decodes under: the defaults, with the depth above
+/// rmp-serde's own limit so that rmp-serde's is met first.
+fn serde_differential_limits() -> Limits {
+    Limits::default().with(Limit::Depth, 2048)
+}
+
+/// hardpack's typed decoding against rmp-serde's, into the same schema.
+pub fn serde_differential(data: &[u8]) -> Outcome {
+    use crate::schema::Any;
+    let limits = serde_differential_limits();
+    let ours = Decoder::new(limits.clone()).from_slice::<Any>(data);
+    let theirs = rmp_serde::from_slice::<Any>(data);
+    match (&ours, &theirs) {
+        (Ok(a), Ok(b)) => assert!(
+            a.to_value() == b.to_value(),
+            "hardpack and rmp-serde decoded different values: {a:?} against {b:?}"
+        ),
+        (Err(e), Ok(_)) => assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::TrailingBytes { .. }
+                    | ErrorKind::InvalidUtf8 { .. }
+                    | ErrorKind::ReservedMarker
+                    | ErrorKind::InvalidTimestamp(_)
+                    | ErrorKind::LimitExceeded { .. }
+            ),
+            "hardpack refused what rmp-serde accepts, for an undocumented reason: {e}"
+        ),
+        (Ok(any), Err(their_error)) => assert!(
+            any.to_value().shape().max_depth >= 1024 / 2
+                && their_error.to_string().contains("depth"),
+            "rmp-serde refused ({their_error}) what hardpack accepts, for an undocumented reason"
+        ),
+        (Err(_), Err(_)) => {}
+    }
+    match ours {
+        Ok(any) => decoded(&any.to_value(), data.len()),
         Err(e) => Outcome::Rejected(e),
     }
 }
