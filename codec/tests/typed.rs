@@ -352,3 +352,35 @@ proptest! {
         prop_assert_eq!(hardpack::encode(&theirs).unwrap(), bytes);
     }
 }
+
+#[test]
+fn from_read_buffers_at_most_the_budget() {
+    let bytes = rmp_serde::to_vec(&vec!["x"; 1000]).unwrap();
+    let small = hardpack::Decoder::new(
+        hardpack::Limits::default().with(hardpack::Limit::AllocBytes, 1 << 20),
+    );
+    let read: Vec<String> = small.from_read(&bytes[..]).unwrap();
+    assert_eq!(read.len(), 1000);
+    // A stream that never ends is refused once it outgrows the budget.
+    let tiny =
+        hardpack::Decoder::new(hardpack::Limits::default().with(hardpack::Limit::AllocBytes, 1000));
+    let err = tiny
+        .from_read::<Vec<u8>, _>(std::io::repeat(0x90))
+        .unwrap_err();
+    assert_eq!(err.limit(), Some(hardpack::Limit::AllocBytes));
+    assert_eq!(err.offset(), 1000);
+    // A failing reader is an error at the offset reached.
+    struct Broken;
+    impl std::io::Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("the socket closed"))
+        }
+    }
+    let err = hardpack::Decoder::default()
+        .from_read::<u8, _>(Broken)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "reading the input failed: the socket closed at byte 0, depth 0"
+    );
+}

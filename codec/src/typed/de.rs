@@ -584,6 +584,81 @@ impl Decoder {
     }
 }
 
+#[cfg(feature = "std")]
+impl Decoder {
+    /// Reads `reader` to its end and decodes exactly one value of type `T` from what it gave,
+    /// under this decoder's limits. What is buffered is bounded: reading stops with
+    /// `LimitExceeded` on `max_alloc_bytes` as soon as the input outgrows it (it is read in
+    /// 64 KiB chunks, each reserved only after that check), so a stream that never ends costs
+    /// at most the budget. An I/O error is an [`ErrorKind::Custom`] at the offset reached.
+    ///
+    /// ```
+    /// let bytes = hardpack::to_vec(&(1u8, "two"))?;
+    /// let value: (u8, String) = hardpack::Decoder::default().from_read(&bytes[..])?;
+    /// assert_eq!(value, (1, "two".to_string()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_read<T: de::DeserializeOwned, R: std::io::Read>(
+        &self,
+        mut reader: R,
+    ) -> Result<T, Error> {
+        const CHUNK: usize = 64 << 10;
+        let max = self.limits().max_alloc_bytes;
+        let mut input = Vec::new();
+        loop {
+            let at = input.len();
+            if at >= max {
+                // One byte more would be over the budget: is there one?
+                let mut probe = [0u8; 1];
+                match reader.read(&mut probe) {
+                    Ok(0) => break,
+                    Ok(_) => {
+                        return Err(Error::new(
+                            ErrorKind::LimitExceeded {
+                                limit: crate::limits::Limit::AllocBytes,
+                                max,
+                                claimed: at.saturating_add(1),
+                            },
+                            at,
+                            0,
+                        ))
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(io_error(&e, at)),
+                }
+            }
+            let room = CHUNK.min(max.saturating_sub(at));
+            input
+                .try_reserve_exact(room)
+                .map_err(|_| Error::new(ErrorKind::OutOfMemory { bytes: room }, at, 0))?;
+            input.resize(at.saturating_add(room), 0);
+            let read = loop {
+                match reader.read(input.get_mut(at..).unwrap_or_default()) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(io_error(&e, at)),
+                }
+            };
+            input.truncate(at.saturating_add(read));
+            if read == 0 {
+                break;
+            }
+        }
+        self.from_slice(&input)
+    }
+}
+
+#[cfg(feature = "std")]
+fn io_error(e: &std::io::Error, at: usize) -> Error {
+    Error::new(
+        ErrorKind::Custom {
+            message: format!("reading the input failed: {e}"),
+        },
+        at,
+        0,
+    )
+}
+
 impl<'de> Deserialize<'de> for Timestamp {
     /// From ext -1 (any of its three forms).
     fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
