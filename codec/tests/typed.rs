@@ -384,3 +384,14 @@ fn from_read_buffers_at_most_the_budget() {
         "reading the input failed: the socket closed at byte 0, depth 0"
     );
 }
+
+#[test]
+fn an_ext_read_into_a_value_is_charged() {
+    // A 1,000-byte ext read through serde into a Value is copied: the budget sees it.
+    let mut bytes = vec![0xc8, 0x03, 0xe8, 0x05];
+    bytes.extend([7u8; 1000]);
+    let tight = hardpack::Decoder::new(hardpack::Limits::default().with(hardpack::Limit::AllocBytes, 500));
+    let err = tight.from_slice::<hardpack::Value>(&bytes).unwrap_err();
+    assert_eq!(err.limit(), Some(hardpack::Limit::AllocBytes), "{err}");
+    assert!(hardpack::from_slice::<hardpack::Value>(&bytes).unwrap().as_ext().is_some());
+}

@@ -6,7 +6,8 @@
 //!   visitor of its parent is called again.
 //! - **Budget**: before each element a sequence or map hands out, `size_of` of the element's
 //!   type is charged (key and value both), and the bytes of each str and bin a visitor may copy
-//!   (`deserialize_string`, `deserialize_byte_buf`, and `deserialize_any`, which cannot know);
+//!   (`deserialize_string`, `deserialize_byte_buf`, and `deserialize_any`, which cannot know),
+//!   and every ext's data;
 //!   the sizes hinted to the visitors never exceed the elements the input left can hold (one
 //!   byte each) nor the bytes the budget has left. serde itself caps what a collection reserves
 //!   from a hint at 1 MiB, the one allocation charged after it is made.
@@ -163,8 +164,16 @@ impl<'de> Deserializer<'de> {
                 }
                 visitor.visit_borrowed_bytes(b)
             }
-            Token::Ext(t, data) => visitor.visit_newtype_struct(ExtParts::new(t, data)),
-            Token::Timestamp(ts) => visitor.visit_newtype_struct(ExtParts::timestamp(ts)),
+            Token::Ext(t, data) => {
+                // Whatever reads an ext (Value's visitor, rmp-serde's ext types) copies its
+                // data: charged on every path, not only through deserialize_any.
+                self.charge(data.len())?;
+                visitor.visit_newtype_struct(ExtParts::new(t, data))
+            }
+            Token::Timestamp(ts) => {
+                self.charge(ts.to_ext_payload().1)?;
+                visitor.visit_newtype_struct(ExtParts::timestamp(ts))
+            }
             Token::Array(n) => self.visit_seq(visitor, wide(n), offset, depth),
             Token::Map(n) => self.visit_map(visitor, wide(n), offset, depth),
         };
@@ -587,7 +596,8 @@ impl Decoder {
 #[cfg(feature = "std")]
 impl Decoder {
     /// Reads `reader` to its end and decodes exactly one value of type `T` from what it gave,
-    /// under this decoder's limits. What is buffered is bounded: reading stops with
+    /// under this decoder's limits. The input buffer is held beside what decoding charges
+    /// (so the two together stay within twice `max_alloc_bytes`), and bounded: reading stops with
     /// `LimitExceeded` on `max_alloc_bytes` as soon as the input outgrows it (it is read in
     /// 64 KiB chunks, each reserved only after that check), so a stream that never ends costs
     /// at most the budget. An I/O error is an [`ErrorKind::Custom`] at the offset reached.
