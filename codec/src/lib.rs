@@ -112,7 +112,7 @@ pub use typed::to_writer;
 #[cfg(feature = "serde")]
 pub use typed::{
     from_slice, to_vec, to_vec_named, Compound, Deserializer, Serializer, EXT_STRUCT_NAME,
-    HINT_ELEMENT_BYTES,
+    HINT_ELEMENT_BYTES, SERIALIZE_MAX_DEPTH,
 };
 pub use value::{
     Array, Ext, Index, Integer, Map, MapIndex, Node, Shape, Str, Token, TryFromValueError, Value,

@@ -390,8 +390,47 @@ fn an_ext_read_into_a_value_is_charged() {
     // A 1,000-byte ext read through serde into a Value is copied: the budget sees it.
     let mut bytes = vec![0xc8, 0x03, 0xe8, 0x05];
     bytes.extend([7u8; 1000]);
-    let tight = hardpack::Decoder::new(hardpack::Limits::default().with(hardpack::Limit::AllocBytes, 500));
+    let tight =
+        hardpack::Decoder::new(hardpack::Limits::default().with(hardpack::Limit::AllocBytes, 500));
     let err = tight.from_slice::<hardpack::Value>(&bytes).unwrap_err();
     assert_eq!(err.limit(), Some(hardpack::Limit::AllocBytes), "{err}");
-    assert!(hardpack::from_slice::<hardpack::Value>(&bytes).unwrap().as_ext().is_some());
+    assert!(hardpack::from_slice::<hardpack::Value>(&bytes)
+        .unwrap()
+        .as_ext()
+        .is_some());
+}
+
+#[test]
+fn serializing_a_value_too_deep_for_serde_is_refused_before_it_recurses() {
+    let mut b = hardpack::ValueBuilder::new();
+    for _ in 0..1_000_000 {
+        b.start_array(1);
+    }
+    let deep = b.push(hardpack::Value::Nil).unwrap();
+    let bytes = hardpack::encode(&deep).unwrap();
+    std::thread::Builder::new()
+        .stack_size(64 << 10)
+        .spawn(move || {
+            let err = hardpack::to_vec(&deep).unwrap_err();
+            assert!(err.to_string().contains("nested 1000000 deep"), "{err}");
+            let doc = hardpack::Decoder::new(
+                hardpack::Limits::default().with(hardpack::Limit::Depth, 1_000_000),
+            )
+            .decode_ref(&bytes)
+            .unwrap();
+            assert!(hardpack::to_vec(&doc).is_err());
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    // At the bound it serializes.
+    let mut b = hardpack::ValueBuilder::new();
+    for _ in 0..hardpack::SERIALIZE_MAX_DEPTH {
+        b.start_array(1);
+    }
+    let at_bound = b.push(hardpack::Value::Nil).unwrap();
+    assert_eq!(
+        hardpack::to_vec(&at_bound).unwrap(),
+        hardpack::encode(&at_bound).unwrap()
+    );
 }

@@ -8,7 +8,7 @@ mod ser;
 pub use de::{from_slice, Deserializer, HINT_ELEMENT_BYTES};
 #[cfg(feature = "std")]
 pub use ser::to_writer;
-pub use ser::{to_vec, to_vec_named, Compound, Serializer};
+pub use ser::{to_vec, to_vec_named, Compound, Serializer, SERIALIZE_MAX_DEPTH};
 
 /// The newtype-struct name through which rmp-serde (and hardpack) pass an ext: a
 /// `(i8, bytes)` tuple serialized as this newtype becomes an ext of that type.

@@ -743,14 +743,41 @@ impl Serialize for Timestamp {
     }
 }
 
+/// The deepest value `Serialize` for [`Value`], [`ValueRef`] and [`Node`] will walk. serde's
+/// model nests one call per level, so serializing recurses once per level; a deeper value (a
+/// hand-built one, or one decoded with `max_depth` raised) is refused before any recursion,
+/// at this depth, which a 2 MiB thread holds in a debug build. [`encode`](crate::encode)
+/// writes values of any depth without recursion.
+pub const SERIALIZE_MAX_DEPTH: usize = 256;
+
+fn too_deep<E: ser::Error>(depth: usize) -> E {
+    E::custom(format!(
+        "a value nested {depth} deep is deeper than serde can be walked here \
+         (SERIALIZE_MAX_DEPTH {SERIALIZE_MAX_DEPTH}); use hardpack::encode"
+    ))
+}
+
 impl Serialize for Value {
     /// As the serde data model says it: nil as unit, integers as u64/i64, F32/F64, str,
     /// bin as bytes, arrays as sequences, maps as maps, ext and timestamp as rmp-serde's ext
-    /// newtype. serde's model nests one call per level, so this recurses once per level of
-    /// the value (a decoded value is no deeper than its decoder's `max_depth`).
+    /// newtype. Values deeper than [`SERIALIZE_MAX_DEPTH`] are refused (measured first,
+    /// without recursion).
+    fn serialize<S: ser::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let depth = self.shape().max_depth;
+        if depth > SERIALIZE_MAX_DEPTH {
+            return Err(too_deep(depth));
+        }
+        Checked(self).serialize(serializer)
+    }
+}
+
+/// A value whose depth was checked: its children serialize without checking again.
+struct Checked<'v>(&'v Value);
+
+impl Serialize for Checked<'_> {
     fn serialize<S: ser::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use ser::SerializeMap;
-        match self {
+        match self.0 {
             Value::Nil => serializer.serialize_unit(),
             Value::Bool(b) => serializer.serialize_bool(*b),
             Value::Integer(n) => serialize_integer(*n, serializer),
@@ -760,11 +787,11 @@ impl Serialize for Value {
             Value::Bin(b) => serializer.serialize_bytes(b),
             Value::Ext(e) => serialize_ext(serializer, e.ext_type(), e.data()),
             Value::Timestamp(ts) => ts.serialize(serializer),
-            Value::Array(items) => serializer.collect_seq(items.iter()),
+            Value::Array(items) => serializer.collect_seq(items.iter().map(Checked)),
             Value::Map(entries) => {
                 let mut map = serializer.serialize_map(Some(entries.len()))?;
                 for (k, v) in entries.iter() {
-                    map.serialize_entry(k, v)?;
+                    map.serialize_entry(&Checked(k), &Checked(v))?;
                 }
                 map.end()
             }
@@ -788,20 +815,34 @@ impl Serialize for ValueRef<'_> {
 }
 
 impl Serialize for Node<'_, '_> {
-    /// As [`Value`]'s (recursing once per level, too).
+    /// As [`Value`]'s, with the same depth bound.
+    fn serialize<S: ser::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let depth = self.shape().max_depth;
+        if depth > SERIALIZE_MAX_DEPTH {
+            return Err(too_deep(depth));
+        }
+        CheckedNode(*self).serialize(serializer)
+    }
+}
+
+/// A node whose depth was checked.
+struct CheckedNode<'t, 'a>(Node<'t, 'a>);
+
+impl Serialize for CheckedNode<'_, '_> {
     fn serialize<S: ser::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use ser::SerializeMap;
-        if let Some(items) = self.items() {
-            return serializer.collect_seq(items);
+        let node = &self.0;
+        if let Some(items) = node.items() {
+            return serializer.collect_seq(items.map(CheckedNode));
         }
-        if let Some(entries) = self.entries() {
+        if let Some(entries) = node.entries() {
             let mut map = serializer.serialize_map(Some(entries.len()))?;
             for (k, v) in entries {
-                map.serialize_entry(&k, &v)?;
+                map.serialize_entry(&CheckedNode(k), &CheckedNode(v))?;
             }
             return map.end();
         }
-        match self.token() {
+        match node.token() {
             Token::Nil => serializer.serialize_unit(),
             Token::Bool(b) => serializer.serialize_bool(b),
             Token::Integer(n) => serialize_integer(n, serializer),
