@@ -527,6 +527,17 @@ struct ExtParts {
     data: Option<Vec<u8>>,
 }
 
+/// Methods of the ext-part serializer that take one argument and refuse it.
+macro_rules! refuse {
+    ($($method:ident($arg:ty))*) => {
+        $(
+            fn $method(self, _: $arg) -> Result<(), EncodeError> {
+                Err(not_ext_part())
+            }
+        )*
+    };
+}
+
 fn not_ext_part() -> EncodeError {
     EncodeError::custom("an ext must be serialized as an (i8, bytes) tuple".to_string())
 }
@@ -560,71 +571,21 @@ impl ser::Serializer for &mut ExtParts {
             Err(not_ext_part())
         }
     }
-    #[inline]
-    fn serialize_bool(self, _: bool) -> Result<(), EncodeError> {
-        Err(not_ext_part())
+    refuse! {
+        serialize_bool(bool) serialize_i16(i16) serialize_i32(i32) serialize_i64(i64)
+        serialize_u8(u8) serialize_u16(u16) serialize_u32(u32) serialize_u64(u64)
+        serialize_f32(f32) serialize_f64(f64) serialize_char(char) serialize_str(&str)
+        serialize_unit_struct(&'static str)
     }
-    #[inline]
-    fn serialize_i16(self, _: i16) -> Result<(), EncodeError> {
-        Err(not_ext_part())
-    }
-    #[inline]
-    fn serialize_i32(self, _: i32) -> Result<(), EncodeError> {
-        Err(not_ext_part())
-    }
-    #[inline]
-    fn serialize_i64(self, _: i64) -> Result<(), EncodeError> {
-        Err(not_ext_part())
-    }
-    #[inline]
-    fn serialize_u8(self, _: u8) -> Result<(), EncodeError> {
-        Err(not_ext_part())
-    }
-    #[inline]
-    fn serialize_u16(self, _: u16) -> Result<(), EncodeError> {
-        Err(not_ext_part())
-    }
-    #[inline]
-    fn serialize_u32(self, _: u32) -> Result<(), EncodeError> {
-        Err(not_ext_part())
-    }
-    #[inline]
-    fn serialize_u64(self, _: u64) -> Result<(), EncodeError> {
-        Err(not_ext_part())
-    }
-    #[inline]
-    fn serialize_f32(self, _: f32) -> Result<(), EncodeError> {
-        Err(not_ext_part())
-    }
-    #[inline]
-    fn serialize_f64(self, _: f64) -> Result<(), EncodeError> {
-        Err(not_ext_part())
-    }
-    #[inline]
-    fn serialize_char(self, _: char) -> Result<(), EncodeError> {
-        Err(not_ext_part())
-    }
-    #[inline]
-    fn serialize_str(self, _: &str) -> Result<(), EncodeError> {
-        Err(not_ext_part())
-    }
-    #[inline]
     fn serialize_none(self) -> Result<(), EncodeError> {
         Err(not_ext_part())
     }
-    #[inline]
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), EncodeError> {
-        Err(not_ext_part())
-    }
-    #[inline]
     fn serialize_unit(self) -> Result<(), EncodeError> {
         Err(not_ext_part())
     }
-    #[inline]
-    fn serialize_unit_struct(self, _: &'static str) -> Result<(), EncodeError> {
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), EncodeError> {
         Err(not_ext_part())
     }
-    #[inline]
     fn serialize_unit_variant(
         self,
         _: &'static str,
@@ -633,7 +594,6 @@ impl ser::Serializer for &mut ExtParts {
     ) -> Result<(), EncodeError> {
         Err(not_ext_part())
     }
-    #[inline]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _: &'static str,
@@ -641,7 +601,6 @@ impl ser::Serializer for &mut ExtParts {
     ) -> Result<(), EncodeError> {
         Err(not_ext_part())
     }
-    #[inline]
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
         _: &'static str,
@@ -651,11 +610,9 @@ impl ser::Serializer for &mut ExtParts {
     ) -> Result<(), EncodeError> {
         Err(not_ext_part())
     }
-    #[inline]
     fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, EncodeError> {
         Err(not_ext_part())
     }
-    #[inline]
     fn serialize_tuple_struct(
         self,
         _: &'static str,
@@ -663,7 +620,6 @@ impl ser::Serializer for &mut ExtParts {
     ) -> Result<Self::SerializeTupleStruct, EncodeError> {
         Err(not_ext_part())
     }
-    #[inline]
     fn serialize_tuple_variant(
         self,
         _: &'static str,
@@ -673,11 +629,9 @@ impl ser::Serializer for &mut ExtParts {
     ) -> Result<Self::SerializeTupleVariant, EncodeError> {
         Err(not_ext_part())
     }
-    #[inline]
     fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, EncodeError> {
         Err(not_ext_part())
     }
-    #[inline]
     fn serialize_struct(
         self,
         _: &'static str,
@@ -685,7 +639,6 @@ impl ser::Serializer for &mut ExtParts {
     ) -> Result<Self::SerializeStruct, EncodeError> {
         Err(not_ext_part())
     }
-    #[inline]
     fn serialize_struct_variant(
         self,
         _: &'static str,
