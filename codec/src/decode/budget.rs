@@ -67,6 +67,7 @@ impl Budget {
         self.used
     }
 
+    #[inline(always)]
     pub(crate) fn charge(&mut self, bytes: usize) -> Result<(), ErrorKind> {
         match self.used.checked_add(bytes) {
             Some(total) if total <= self.max => {

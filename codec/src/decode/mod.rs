@@ -120,7 +120,7 @@ impl Decoder {
     /// [`read`](Self::read) in strict mode, kept out of line: inlined beside the lenient
     /// loop it made the owned decode 4% slower.
     #[inline(never)]
-    fn read_strict<'a, S: read::Sink<'a>>(
+    pub(super) fn read_strict<'a, S: read::Sink<'a>>(
         &self,
         input: &'a [u8],
         invalid_utf8: InvalidUtf8,

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use super::budget::{bin_charge, container_charge, ext_charge, str_charge, Budget};
 use super::nesting::Nesting;
-use super::read::{check_len, Sink};
+use super::read::{check_len, Reader, Sink};
 use super::{DecodeStats, Decoder, InvalidUtf8};
 use crate::error::{Error, ErrorKind};
 use crate::invariant;
@@ -49,6 +49,16 @@ fn count_room<'c>(
     Ok(heap)
 }
 
+/// The length of `bytes` with each invalid UTF-8 sequence replaced by U+FFFD.
+#[cold]
+fn replaced_len(bytes: &[u8]) -> usize {
+    bytes.utf8_chunks().fold(0usize, |len, chunk| {
+        let replacement = if chunk.invalid().is_empty() { 0 } else { 3 };
+        len.saturating_add(chunk.valid().len())
+            .saturating_add(replacement)
+    })
+}
+
 impl Validator<'_> {
     #[inline(always)]
     fn item_done(&mut self) -> bool {
@@ -57,6 +67,8 @@ impl Validator<'_> {
 }
 
 impl<'a> Sink<'a> for Validator<'_> {
+    const IGNORES_SCALAR_VALUES: bool = true;
+
     #[inline(always)]
     fn depth(&self) -> usize {
         self.nesting.depth()
@@ -79,35 +91,36 @@ impl<'a> Sink<'a> for Validator<'_> {
         self.item_done()
     }
 
+    #[inline(always)]
     fn str(&mut self, text: &'a str) -> Result<bool, ErrorKind> {
         self.budget.charge(str_charge(text.len()))?;
         Ok(self.item_done())
     }
 
+    #[inline(always)]
     fn invalid_str(&mut self, bytes: &'a [u8], limits: &Limits) -> Result<bool, ErrorKind> {
         // What the owned decoder does under InvalidUtf8::Replace, counted: a scratch string of
         // three bytes per input byte, then the replaced text held to max_str_len and kept.
         self.budget.charge(bytes.len().saturating_mul(3))?;
-        let replaced = bytes.utf8_chunks().fold(0usize, |len, chunk| {
-            let replacement = if chunk.invalid().is_empty() { 0 } else { 3 };
-            len.saturating_add(chunk.valid().len())
-                .saturating_add(replacement)
-        });
+        let replaced = replaced_len(bytes);
         check_len(limits, Limit::StrLen, replaced)?;
         self.budget.charge(str_charge(replaced))?;
         Ok(self.item_done())
     }
 
+    #[inline(always)]
     fn bin(&mut self, bytes: &'a [u8]) -> Result<bool, ErrorKind> {
         self.budget.charge(bin_charge(bytes.len()))?;
         Ok(self.item_done())
     }
 
+    #[inline(always)]
     fn ext(&mut self, _ext_type: i8, data: &'a [u8]) -> Result<bool, ErrorKind> {
         self.budget.charge(ext_charge(data.len()))?;
         Ok(self.item_done())
     }
 
+    #[inline(always)]
     fn open(&mut self, is_map: bool, len: usize) -> Result<bool, ErrorKind> {
         if len == 0 {
             return Ok(self.item_done());
@@ -128,6 +141,7 @@ impl<'a> Sink<'a> for Validator<'_> {
         Ok(false)
     }
 
+    #[inline(always)]
     fn charge(&mut self, bytes: usize) -> Result<(), ErrorKind> {
         self.budget.charge(bytes)
     }
@@ -155,7 +169,18 @@ impl Decoder {
             budget: Budget::new(self.limits.max_alloc_bytes),
             builder_stack_capacity: 0,
         };
-        let consumed = self.read(input, self.invalid_utf8, &mut validator)?;
+        let consumed = if self.strict {
+            self.read_strict(input, self.invalid_utf8, &mut validator)?
+        } else {
+            // Its own copy: a validator whose address is never passed to an out-of-line call
+            // lives in registers (passed to read_strict, its every count went through memory,
+            // half of validation's time).
+            let mut lenient = validator;
+            let consumed =
+                Reader::new(input, &self.limits, self.invalid_utf8).value(&mut lenient)?;
+            validator = lenient;
+            consumed
+        };
         Ok(DecodeStats {
             consumed,
             charged_bytes: validator.budget.used(),

@@ -72,6 +72,12 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// The next byte, not taken.
+    #[inline(always)]
+    pub(crate) fn peek_u8(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
+    }
+
     /// Takes one byte.
     pub(crate) fn take_u8(&mut self) -> Result<u8, Incomplete> {
         match self.input.get(self.pos) {
