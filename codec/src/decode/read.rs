@@ -9,7 +9,7 @@ use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
 use crate::value::leaf::ShortText;
 use crate::value::Value;
 use crate::wire::cursor::{Cursor, Incomplete};
-use crate::wire::header::{Header, HeaderError, NOT_A_PLAIN_SCALAR, PLAIN_SCALAR_BODY};
+use crate::wire::header::{plain_scalar_body, Header, HeaderError};
 
 use super::strict::Strict;
 use super::InvalidUtf8;
@@ -176,8 +176,7 @@ impl<'a, 'l> Reader<'a, 'l> {
             // One table lookup for the commonest items, instead of decoding each one to throw
             // its value away: a third of validation's time went to the dispatch.
             if let Some(marker) = self.cur.peek_u8() {
-                let body = PLAIN_SCALAR_BODY[usize::from(marker)];
-                if body != NOT_A_PLAIN_SCALAR {
+                if let Some(body) = plain_scalar_body(marker) {
                     self.body(1 + usize::from(body), sink)?;
                     return Ok(sink.scalar(Value::Nil));
                 }

@@ -205,25 +205,25 @@ fn is_ascii_short(bytes: &[u8]) -> bool {
     const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
     let word = |at: usize| {
         bytes
-            .get(at..at + 8)
+            .get(at..at.saturating_add(8))
             .and_then(|w| <[u8; 8]>::try_from(w).ok())
             .map_or(0, u64::from_ne_bytes)
     };
+    let half = |at: usize| {
+        bytes
+            .get(at..at.saturating_add(4))
+            .and_then(|w| <[u8; 4]>::try_from(w).ok())
+            .map_or(0, u32::from_ne_bytes)
+    };
+    let byte = |at: usize| bytes.get(at).copied().unwrap_or(0);
     let len = bytes.len();
     match len {
         0 => true,
-        1..=3 => (bytes[0] | bytes[len / 2] | bytes[len - 1]) < 0x80,
-        4..=7 => {
-            let half = |at: usize| {
-                bytes
-                    .get(at..at + 4)
-                    .and_then(|w| <[u8; 4]>::try_from(w).ok())
-                    .map_or(0, u32::from_ne_bytes)
-            };
-            (half(0) | half(len - 4)) & 0x8080_8080 == 0
-        }
-        8..=16 => (word(0) | word(len - 8)) & HIGH_BITS == 0,
-        17..=24 => (word(0) | word(8) | word(len - 8)) & HIGH_BITS == 0,
+        // Byte 1 is the middle one of three, the last of two, and missing (0) for one.
+        1..=3 => (byte(0) | byte(1) | byte(len.saturating_sub(1))) < 0x80,
+        4..=7 => (half(0) | half(len.saturating_sub(4))) & 0x8080_8080 == 0,
+        8..=16 => (word(0) | word(len.saturating_sub(8))) & HIGH_BITS == 0,
+        17..=24 => (word(0) | word(8) | word(len.saturating_sub(8))) & HIGH_BITS == 0,
         _ => bytes.is_ascii(),
     }
 }
