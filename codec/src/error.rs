@@ -78,6 +78,21 @@ pub enum ErrorKind {
         /// Byte offset of the earlier key.
         first_offset: usize,
     },
+    /// Streaming: the value being read needs more bytes held at once than the stream's
+    /// `max_buffer_bytes` allows (found as soon as a header or the bytes that arrived imply
+    /// it; the error's offset is the item that showed it).
+    BufferLimit {
+        /// The stream's `max_buffer_bytes`.
+        max: usize,
+        /// At least this many bytes would have to be held for the value.
+        needed: usize,
+    },
+    /// Reading the input failed (streaming and `from_read`); the offset is how far the input
+    /// had been read.
+    Io {
+        /// The I/O error's message.
+        message: alloc::string::String,
+    },
 }
 
 /// A decoding error: its [`ErrorKind`], the byte offset of the item it is about and the
@@ -96,6 +111,25 @@ impl Error {
             offset,
             depth,
         }
+    }
+
+    /// The same error, `by` bytes further on (for an error found in a slice that starts at
+    /// byte `by` of a longer input).
+    pub(crate) fn shifted(mut self, by: usize) -> Self {
+        self.offset = self.offset.saturating_add(by);
+        self
+    }
+
+    /// An I/O error, at byte `at` of the input.
+    #[cfg(feature = "std")]
+    pub(crate) fn io(e: &std::io::Error, at: usize) -> Self {
+        Error::new(
+            ErrorKind::Io {
+                message: alloc::string::ToString::to_string(e),
+            },
+            at,
+            0,
+        )
     }
 
     /// What went wrong.
@@ -153,6 +187,8 @@ impl Error {
             ErrorKind::NonStrKey => "non_str_key",
             ErrorKind::Custom { .. } => "custom",
             ErrorKind::DuplicateKey { .. } => "duplicate_key",
+            ErrorKind::BufferLimit { .. } => "buffer_limit",
+            ErrorKind::Io { .. } => "io",
         }
     }
 }
@@ -210,6 +246,13 @@ impl fmt::Display for Error {
                 f,
                 "strict: the map key at byte {at}, depth {depth} repeats the key at byte {first_offset}"
             ),
+            ErrorKind::BufferLimit { max, needed } => write!(
+                f,
+                "the value needs at least {needed} bytes held at once, more than max_buffer_bytes {max}, seen at byte {at}, depth {depth}"
+            ),
+            ErrorKind::Io { message } => {
+                write!(f, "reading the input failed at byte {at}: {message}")
+            }
         }
     }
 }

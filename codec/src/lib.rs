@@ -94,6 +94,7 @@ mod decode;
 mod encode;
 #[cfg(feature = "rmpv")]
 mod rmpv_conv;
+mod stream;
 #[cfg(feature = "serde")]
 mod typed;
 
@@ -106,6 +107,13 @@ pub use error::{EncodeError, EncodeErrorKind, Error, ErrorKind, LengthOf, Timest
 pub use limits::{Limit, Limits};
 #[cfg(feature = "rmpv")]
 pub use rmpv_conv::{from_rmpv, to_rmpv};
+#[cfg(feature = "tokio")]
+pub use stream::Codec;
+#[cfg(all(feature = "tokio", feature = "serde"))]
+pub use stream::TypedCodec;
+pub use stream::{default_max_buffer_bytes, StreamDecoder, BUFFER_MARGIN};
+#[cfg(feature = "std")]
+pub use stream::{read_value, ReadValues};
 pub use timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
 #[cfg(all(feature = "serde", feature = "std"))]
 pub use typed::to_writer;

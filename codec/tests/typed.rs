@@ -380,8 +380,14 @@ fn from_read_buffers_at_most_the_budget() {
         .from_read::<u8, _>(Broken)
         .unwrap_err();
     assert_eq!(
+        err.kind(),
+        &hardpack::ErrorKind::Io {
+            message: "the socket closed".into()
+        }
+    );
+    assert_eq!(
         err.to_string(),
-        "reading the input failed: the socket closed at byte 0, depth 0"
+        "reading the input failed at byte 0: the socket closed"
     );
 }
 

@@ -12,6 +12,7 @@ mod validate;
 pub use borrowed::{decode_ref, decode_ref_prefix};
 pub use tokens::TokenReader;
 pub use validate::{skip, validate, INLINE_DEPTH};
+pub(crate) use validate::{Framed, Framer};
 
 use budget::Builder;
 use read::Reader;
@@ -140,6 +141,11 @@ impl Decoder {
     /// The limits in force.
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// The policy for invalid UTF-8 in str.
+    pub fn invalid_utf8(&self) -> InvalidUtf8 {
+        self.invalid_utf8
     }
 
     /// Decodes exactly one value; bytes after it are an error.

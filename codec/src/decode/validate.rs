@@ -19,13 +19,15 @@ use crate::limits::{Limit, Limits};
 use crate::value::assemble::stack_growth;
 use crate::value::leaf::ShortText;
 use crate::value::Value;
+use crate::wire::cursor::Cursor;
 
 /// Nesting up to this depth is validated with no heap allocation.
 pub const INLINE_DEPTH: usize = 128;
 
-struct Validator<'c> {
-    /// Room for `max_depth` levels (at most one per input byte), in place or in one vector.
-    nesting: Nesting<&'c mut [usize]>,
+struct Validator<C> {
+    /// Room for the open containers' counts: for `max_depth` levels (at most one per input
+    /// byte) in place or in one vector, or grown as needed ([`CountRoom`]).
+    nesting: Nesting<C>,
     budget: Budget,
     /// The capacity the owned decoder's stack of open containers would have now.
     builder_stack_capacity: usize,
@@ -59,14 +61,41 @@ fn replaced_len(bytes: &[u8]) -> usize {
     })
 }
 
-impl Validator<'_> {
+/// Storage for a validator's counts.
+trait CountRoom: AsRef<[usize]> + AsMut<[usize]> {
+    /// Makes room for one more level.
+    fn grow(&mut self) -> Result<(), ErrorKind>;
+}
+
+impl CountRoom for &mut [usize] {
+    fn grow(&mut self) -> Result<(), ErrorKind> {
+        // Sized for max_depth (or the input's length) up front: the reader checked the depth.
+        invariant::broken("more open containers than max_depth allows");
+        Ok(())
+    }
+}
+
+impl CountRoom for Vec<usize> {
+    /// Doubles, for a validator that does not know its input's length up front (the
+    /// stream's): at most twice as many levels as are open, each at least one input byte.
+    fn grow(&mut self) -> Result<(), ErrorKind> {
+        let extra = self.len().max(8);
+        let bytes = extra.saturating_mul(core::mem::size_of::<usize>());
+        self.try_reserve_exact(extra)
+            .map_err(|_| ErrorKind::OutOfMemory { bytes })?;
+        self.resize(self.len().saturating_add(extra), 0);
+        Ok(())
+    }
+}
+
+impl<C: CountRoom> Validator<C> {
     #[inline(always)]
     fn item_done(&mut self) -> bool {
         self.nesting.item_done(|| {})
     }
 }
 
-impl<'a> Sink<'a> for Validator<'_> {
+impl<'a, C: CountRoom> Sink<'a> for Validator<C> {
     const IGNORES_SCALAR_VALUES: bool = true;
 
     #[inline(always)]
@@ -133,8 +162,7 @@ impl<'a> Sink<'a> for Validator<'_> {
             self.builder_stack_capacity = self.builder_stack_capacity.saturating_add(entries);
         }
         if !self.nesting.has_room() {
-            // The reader checked the depth against max_depth, which the counts have room for.
-            invariant::broken("more open containers than max_depth allows");
+            self.nesting.counts_mut().grow()?;
         }
         self.nesting
             .push(if is_map { len.saturating_mul(2) } else { len });
@@ -226,4 +254,117 @@ pub fn skip(input: &[u8], limits: &Limits) -> Result<usize, Error> {
         .with_invalid_utf8(InvalidUtf8::Reject)
         .skip(input)
         .map(|stats| stats.consumed)
+}
+
+/// How far framing the value at the start of a buffer got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Framed {
+    /// The value is complete: its length.
+    Complete(usize),
+    /// The value needs more bytes: `needed` more at least (the reader's lower bound), for the
+    /// item at `offset` (relative to the value's start) at `depth`.
+    Incomplete {
+        offset: usize,
+        depth: usize,
+        needed: usize,
+    },
+}
+
+/// The validator, resumable: finds where the value at the start of a buffer that grows
+/// between calls ends, reading each item once it has arrived whole and never again, with the
+/// verdict [`Decoder::skip`] gives on the same bytes. An item whose bytes have not all arrived
+/// is left for the next call, which starts at that item; a call before the bytes it lacked
+/// can have arrived returns at once. So feeding a value one byte at a time costs O(its length)
+/// in all.
+pub(crate) struct Framer {
+    validator: Validator<Vec<usize>>,
+    limits: Limits,
+    invalid_utf8: InvalidUtf8,
+    /// Where the next item starts.
+    resume_at: usize,
+    /// The buffer length before which the item at `resume_at` cannot be complete.
+    wait_until: usize,
+    /// The last answer while waiting, and the buffer length it was given for.
+    waiting: Framed,
+    waited_at: usize,
+}
+
+impl Framer {
+    /// A framer for a value read under `limits` (lenient: strict mode's checks, which need
+    /// the whole value, are the final decode's).
+    pub(crate) fn new(limits: &Limits, invalid_utf8: InvalidUtf8) -> Self {
+        Framer {
+            validator: Validator {
+                nesting: Nesting::new(Vec::new()),
+                budget: Budget::new(limits.max_alloc_bytes),
+                builder_stack_capacity: 0,
+            },
+            limits: limits.clone(),
+            invalid_utf8,
+            resume_at: 0,
+            wait_until: 0,
+            waiting: Framed::Incomplete {
+                offset: 0,
+                depth: 0,
+                needed: 1,
+            },
+            waited_at: 0,
+        }
+    }
+
+    /// Frames the value at the start of `buf`, which holds what an earlier call saw and
+    /// maybe more. An error is the one [`Decoder::skip`] gives for `buf`, with offsets
+    /// relative to its start.
+    pub(crate) fn frame(&mut self, buf: &[u8]) -> Result<Framed, Error> {
+        if buf.len() < self.wait_until {
+            // What the value needs counts down as bytes arrive.
+            if let Framed::Incomplete {
+                offset,
+                depth,
+                needed,
+            } = self.waiting
+            {
+                let needs_len = self.waited_at.saturating_add(needed);
+                return Ok(Framed::Incomplete {
+                    offset,
+                    depth,
+                    needed: needs_len.saturating_sub(buf.len()),
+                });
+            }
+            return Ok(self.waiting);
+        }
+        let mut reader = Reader::resume(
+            Cursor::at(buf, self.resume_at),
+            &self.limits,
+            self.invalid_utf8,
+        );
+        loop {
+            let at = reader.cursor().position();
+            match reader.step(&mut self.validator, None) {
+                Ok(true) => return Ok(Framed::Complete(reader.cursor().position())),
+                Ok(false) => {}
+                Err(e) => {
+                    let Some(needed) = e.needed() else {
+                        return Err(e);
+                    };
+                    // An incomplete item leaves the validator as it was: every check that can
+                    // fail for want of bytes runs before the sink is told of the item.
+                    self.resume_at = at;
+                    // The item itself lacks `needed` less what the containers expect after
+                    // it (a byte each), and at least one byte.
+                    let item_lacks = needed
+                        .saturating_sub(self.validator.pending_after_current())
+                        .max(1);
+                    self.wait_until = buf.len().saturating_add(item_lacks);
+                    self.waited_at = buf.len();
+                    self.waiting = Framed::Incomplete {
+                        offset: at,
+                        depth: e.depth(),
+                        needed,
+                    };
+                    return Ok(self.waiting);
+                }
+            }
+        }
+    }
 }

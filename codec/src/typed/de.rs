@@ -231,15 +231,14 @@ impl<'de> Deserializer<'de> {
         Ok(value)
     }
 
-    /// After the value: nothing may follow it.
-    fn end(&mut self, input_len: usize) -> Result<(), Error> {
-        let at = self.position();
-        if at < input_len {
+    /// After a value that took `consumed` of `input_len` bytes: nothing may follow it.
+    fn trailing(input_len: usize, consumed: usize) -> Result<(), Error> {
+        if consumed < input_len {
             return Err(Error::new(
                 ErrorKind::TrailingBytes {
-                    count: input_len.saturating_sub(at),
+                    count: input_len.saturating_sub(consumed),
                 },
-                at,
+                consumed,
                 0,
             ));
         }
@@ -586,10 +585,31 @@ impl Decoder {
     /// [`from_slice`](crate::from_slice)). Strict mode and the invalid-UTF-8 policy do not
     /// apply to typed decoding yet: strs are always checked and refused when invalid.
     pub fn from_slice<'de, T: Deserialize<'de>>(&self, input: &'de [u8]) -> Result<T, Error> {
+        let (value, consumed) = self.from_slice_prefix(input)?;
+        Deserializer::trailing(input.len(), consumed)?;
+        Ok(value)
+    }
+
+    /// Decodes one value of type `T` from the start of `input` (bytes after it are left
+    /// alone); returns it and the bytes it took.
+    pub fn from_slice_prefix<'de, T: Deserialize<'de>>(
+        &self,
+        input: &'de [u8],
+    ) -> Result<(T, usize), Error> {
         let mut de = Deserializer::new(input, self.limits());
         let value = T::deserialize(&mut de)?;
-        de.end(input.len())?;
-        Ok(value)
+        if de.peeked.is_some() || de.tokens.depth() > 0 {
+            // Every visitor reads or skips what it is handed whole; one that did not would
+            // leave the rest to be read as the next value.
+            return Err(Error::new(
+                ErrorKind::Custom {
+                    message: "the type left part of the value unread".into(),
+                },
+                de.position(),
+                de.tokens.depth(),
+            ));
+        }
+        Ok((value, de.position()))
     }
 }
 
@@ -600,7 +620,7 @@ impl Decoder {
     /// (so the two together stay within twice `max_alloc_bytes`), and bounded: reading stops with
     /// `LimitExceeded` on `max_alloc_bytes` as soon as the input outgrows it (it is read in
     /// 64 KiB chunks, each reserved only after that check), so a stream that never ends costs
-    /// at most the budget. An I/O error is an [`ErrorKind::Custom`] at the offset reached.
+    /// at most the budget. An I/O error is an [`ErrorKind::Io`] at the offset reached.
     ///
     /// ```
     /// let bytes = hardpack::to_vec(&(1u8, "two"))?;
@@ -634,7 +654,7 @@ impl Decoder {
                         ))
                     }
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(io_error(&e, at)),
+                    Err(e) => return Err(Error::io(&e, at)),
                 }
             }
             let room = CHUNK.min(max.saturating_sub(at));
@@ -646,7 +666,7 @@ impl Decoder {
                 match reader.read(input.get_mut(at..).unwrap_or_default()) {
                     Ok(n) => break n,
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(io_error(&e, at)),
+                    Err(e) => return Err(Error::io(&e, at)),
                 }
             };
             input.truncate(at.saturating_add(read));
@@ -656,17 +676,6 @@ impl Decoder {
         }
         self.from_slice(&input)
     }
-}
-
-#[cfg(feature = "std")]
-fn io_error(e: &std::io::Error, at: usize) -> Error {
-    Error::new(
-        ErrorKind::Custom {
-            message: format!("reading the input failed: {e}"),
-        },
-        at,
-        0,
-    )
 }
 
 impl<'de> Deserialize<'de> for Timestamp {

@@ -21,6 +21,14 @@ impl<'a> Cursor<'a> {
         Cursor { input, pos: 0 }
     }
 
+    /// A cursor at `pos` in `input` (at its end if `pos` is past it).
+    pub(crate) fn at(input: &'a [u8], pos: usize) -> Self {
+        Cursor {
+            input,
+            pos: pos.min(input.len()),
+        }
+    }
+
     /// Bytes consumed so far.
     pub(crate) const fn position(&self) -> usize {
         self.pos

@@ -1,0 +1,341 @@
+//! The stream decoder: the values and the error of slice decoding, however the bytes are
+//! split; hostile headers refused before their bodies are held; linear cost under one-byte
+//! feeds; bounded buffering.
+
+use std::time::{Duration, Instant};
+
+use hardpack::{Decoder, Error, ErrorKind, Limit, Limits, StreamDecoder, Value};
+use proptest::prelude::*;
+
+mod common;
+use common::{attacks, documents};
+
+/// An error as the tests compare it: kind, offset in the stream, depth.
+type Verdict = (ErrorKind, usize, usize);
+
+fn verdict(e: &Error, shift: usize) -> Verdict {
+    (e.kind().clone(), e.offset() + shift, e.depth())
+}
+
+/// Slice decoding of `input`, value after value: the values, then the error if any.
+fn sliced(decoder: &Decoder, input: &[u8]) -> (Vec<Value>, Option<Verdict>) {
+    let mut values = Vec::new();
+    let mut at = 0;
+    while at < input.len() {
+        match decoder.decode_prefix(&input[at..]) {
+            Ok((value, len)) => {
+                values.push(value);
+                at += len;
+            }
+            Err(e) => return (values, Some(verdict(&e, at))),
+        }
+    }
+    (values, None)
+}
+
+/// `input` fed to `stream` in pieces of the lengths `pieces` gives (cycled; the last piece
+/// takes what is left), every value taken after each feed, then finished.
+fn streamed(
+    mut stream: StreamDecoder,
+    input: &[u8],
+    pieces: &[usize],
+) -> (Vec<Value>, Option<Verdict>, StreamDecoder) {
+    let mut values = Vec::new();
+    let mut at = 0;
+    let mut sizes = pieces.iter().copied().cycle();
+    while at < input.len() {
+        let len = sizes
+            .next()
+            .unwrap_or(input.len())
+            .clamp(1, input.len() - at);
+        stream.feed(&input[at..at + len]);
+        at += len;
+        loop {
+            match stream.next() {
+                Ok(Some(value)) => values.push(value),
+                Ok(None) => break,
+                Err(e) => return (values, Some(verdict(&e, 0)), stream),
+            }
+        }
+    }
+    if let Err(e) = stream.finish() {
+        return (values, Some(verdict(&e, 0)), stream);
+    }
+    while let Some(value) = stream.next().expect("values complete at finish decode") {
+        values.push(value);
+    }
+    (values, None, stream)
+}
+
+/// The stream gives slice decoding's values and error for `input` split every way we try.
+fn agrees(decoder: &Decoder, input: &[u8]) {
+    let expected = sliced(decoder, input);
+    for pieces in [&[usize::MAX][..], &[1], &[2], &[3, 1], &[7], &[64, 1, 5]] {
+        let stream = StreamDecoder::new(decoder.clone()).with_max_buffer_bytes(usize::MAX);
+        let (values, error, _) = streamed(stream, input, pieces);
+        assert_eq!(
+            (&values, &error),
+            (&expected.0, &expected.1),
+            "pieces {pieces:?} of {} bytes",
+            input.len()
+        );
+    }
+}
+
+#[test]
+fn the_attacks_give_slice_decodings_verdicts_fed_whole_and_byte_by_byte() {
+    let decoder = Decoder::default();
+    for attack in attacks().iter().filter(|a| a.len() < 10_000) {
+        agrees(&decoder, attack);
+        agrees(&decoder.clone().strict(), attack);
+        // Back to back with good values around it.
+        let stream = [&[0x01, 0x91, 0xc0][..], attack, &[0xc3]].concat();
+        agrees(&decoder, &stream);
+    }
+}
+
+#[test]
+fn several_values_back_to_back_in_every_split() {
+    let docs: Vec<Vec<u8>> = (0u8..20)
+        .map(|i| {
+            hardpack::encode(&Value::from_iter([
+                Value::from(i),
+                Value::from("é"),
+                Value::F64(0.5),
+            ]))
+            .unwrap()
+        })
+        .collect();
+    agrees(&Decoder::default(), &docs.concat());
+}
+
+#[test]
+fn a_4_gib_str_header_sent_alone_is_refused_at_the_header() {
+    let header = [0xdb, 0xff, 0xff, 0xff, 0xff];
+    let mut stream = StreamDecoder::new(Decoder::default());
+    stream.feed(&header);
+    let e = stream.next().unwrap_err();
+    assert_eq!(e.limit(), Some(Limit::StrLen));
+    assert_eq!(e.offset(), 0);
+    // Without a str limit, the buffer limit refuses it, still at the header.
+    let mut stream =
+        StreamDecoder::new(Decoder::new(Limits::unlimited())).with_max_buffer_bytes(1 << 20);
+    stream.feed(&header);
+    let e = stream.next().unwrap_err();
+    assert_eq!(
+        e.kind(),
+        &ErrorKind::BufferLimit {
+            max: 1 << 20,
+            needed: 5 + 0xffff_ffff
+        }
+    );
+    assert_eq!(
+        stream.peak_buffered_bytes(),
+        0,
+        "nothing was held for the body"
+    );
+}
+
+#[test]
+fn a_value_longer_than_the_buffer_is_refused_however_it_arrives() {
+    let doc = [&[0xd9, 100][..], &[b'a'; 100]].concat();
+    for pieces in [&[usize::MAX][..], &[1], &[2]] {
+        let stream = StreamDecoder::new(Decoder::default()).with_max_buffer_bytes(50);
+        let (values, error, stream) = streamed(stream, &doc, pieces);
+        assert!(values.is_empty());
+        let (kind, offset, _) = error.expect("refused");
+        assert!(
+            matches!(kind, ErrorKind::BufferLimit { max: 50, .. }),
+            "{kind:?}"
+        );
+        assert_eq!(offset, 0);
+        assert!(stream.peak_buffered_bytes() <= 50);
+    }
+    // Byte by byte it is refused as soon as the header is whole, before the body.
+    let mut stream = StreamDecoder::new(Decoder::default()).with_max_buffer_bytes(50);
+    stream.feed(&doc[..1]);
+    assert_eq!(stream.next(), Ok(None));
+    stream.feed(&doc[1..2]);
+    assert_eq!(
+        stream.next().unwrap_err().kind(),
+        &ErrorKind::BufferLimit {
+            max: 50,
+            needed: 102
+        }
+    );
+}
+
+#[test]
+fn a_huge_array_header_waits_for_its_children_within_the_buffer_limit() {
+    // 1,000,000 elements claimed: each needs a byte, so the stream must hold a megabyte.
+    let header = [0xdd, 0x00, 0x0f, 0x42, 0x40];
+    let mut stream = StreamDecoder::new(Decoder::default()).with_max_buffer_bytes(64 << 10);
+    stream.feed(&header);
+    let e = stream.next().unwrap_err();
+    assert_eq!(
+        e.kind(),
+        &ErrorKind::BufferLimit {
+            max: 64 << 10,
+            needed: 5 + 1_000_000
+        }
+    );
+}
+
+#[test]
+fn one_byte_slowloris_of_a_16_mib_str_costs_linear_time_and_holds_only_the_value() {
+    let len = 16 << 20;
+    let mut doc = vec![0xdb];
+    doc.extend_from_slice(&(len as u32).to_be_bytes());
+    doc.extend(std::iter::repeat_n(b'x', len));
+    let mut stream = StreamDecoder::new(Decoder::default());
+    let started = Instant::now();
+    let mut got = None;
+    for byte in &doc {
+        stream.feed(std::slice::from_ref(byte));
+        if let Some(value) = stream.next().unwrap() {
+            got = Some(value);
+        }
+    }
+    stream.finish().unwrap();
+    let elapsed = started.elapsed();
+    assert_eq!(got.and_then(|v| v.as_str().map(str::len)), Some(len));
+    assert!(stream.peak_buffered_bytes() < doc.len());
+    assert!(stream.peak_buffered_bytes() <= stream.max_buffer_bytes());
+    // Quadratic work (re-reading what is held on each byte) would be ~10^14 byte reads;
+    // linear work is done in seconds even in a debug build.
+    assert!(elapsed < Duration::from_secs(120), "{elapsed:?}");
+}
+
+#[test]
+fn a_stream_of_a_million_empty_arrays() {
+    let doc = vec![0x90u8; 1_000_000];
+    for pieces in [&[64 << 10][..], &[1]] {
+        let stream = StreamDecoder::new(Decoder::default());
+        let (values, error, stream) = streamed(stream, &doc, pieces);
+        assert_eq!(error, None);
+        assert_eq!(values.len(), 1_000_000);
+        assert_eq!(stream.consumed(), doc.len());
+        // Each value is one byte: the decoder never waits on more than a piece.
+        assert!(
+            stream.peak_buffered_bytes() <= 1,
+            "{}",
+            stream.peak_buffered_bytes()
+        );
+    }
+}
+
+#[test]
+fn after_an_error_the_stream_stays_failed_and_what_was_returned_is_kept() {
+    let mut stream = StreamDecoder::new(Decoder::default());
+    stream.feed(&[0x01, 0xc1, 0x02]);
+    assert_eq!(stream.next(), Ok(Some(Value::from(1u8))));
+    let e = stream.next().unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (&ErrorKind::ReservedMarker, 1));
+    stream.feed(&[0x03]);
+    assert_eq!(stream.next(), Err(e.clone()));
+    assert_eq!(stream.finish(), Err(e));
+    assert_eq!(stream.consumed(), 1);
+}
+
+#[test]
+fn a_stream_cut_inside_a_value_is_an_unexpected_end_at_finish() {
+    let mut stream = StreamDecoder::new(Decoder::default());
+    stream.feed(&[0xc3, 0x93, 0x01]);
+    assert_eq!(stream.next(), Ok(Some(Value::Bool(true))));
+    assert_eq!(stream.next(), Ok(None), "incomplete is not invalid");
+    let e = stream.finish().unwrap_err();
+    assert_eq!(
+        (e.kind(), e.offset(), e.depth()),
+        (&ErrorKind::UnexpectedEnd { needed: 2 }, 1, 0)
+    );
+}
+
+#[test]
+fn values_from_a_reader_in_chunks() {
+    let values: Vec<Value> = (0..50_000u32).map(Value::from).collect();
+    let bytes: Vec<u8> = values
+        .iter()
+        .flat_map(|v| hardpack::encode(v).unwrap())
+        .collect();
+    let read: Result<Vec<Value>, Error> = Decoder::default().read_values(&bytes[..]).collect();
+    assert_eq!(read.unwrap(), values);
+    // A reader that ends inside a value.
+    let read: Vec<Result<Value, Error>> = Decoder::default()
+        .read_values(&[0x01, 0x92, 0x01][..])
+        .collect();
+    assert_eq!(read.len(), 2);
+    assert_eq!(read[1].as_ref().unwrap_err().needed(), Some(1));
+}
+
+#[test]
+fn read_value_consumes_exactly_one_value() {
+    use std::io::{BufReader, Read};
+    let bytes = [0x92, 0x01, 0x02, 0xa1, b'z', 0xff];
+    // A tiny BufReader: values straddle its refills.
+    let mut reader = BufReader::with_capacity(2, &bytes[..]);
+    let decoder = Decoder::default();
+    assert_eq!(
+        hardpack::read_value(&mut reader, &decoder)
+            .unwrap()
+            .unwrap()
+            .to_string(),
+        "[1, 2]"
+    );
+    assert_eq!(
+        hardpack::read_value(&mut reader, &decoder).unwrap(),
+        Some(Value::from("z"))
+    );
+    let mut rest = Vec::new();
+    reader.read_to_end(&mut rest).unwrap();
+    assert_eq!(rest, [0xff]);
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn typed_values_as_they_arrive() {
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Point {
+        x: i32,
+        name: String,
+    }
+    let bytes = [
+        hardpack::to_vec(&(1, "a")).unwrap(),
+        hardpack::to_vec(&(-2, "bé")).unwrap(),
+    ]
+    .concat();
+    let mut stream = StreamDecoder::new(Decoder::default());
+    let mut points = Vec::new();
+    for byte in &bytes {
+        stream.feed(std::slice::from_ref(byte));
+        while let Some(point) = stream.next_as::<Point>().unwrap() {
+            points.push(point);
+        }
+    }
+    stream.finish().unwrap();
+    assert_eq!(
+        points,
+        [
+            Point {
+                x: 1,
+                name: "a".into()
+            },
+            Point {
+                x: -2,
+                name: "bé".into()
+            }
+        ]
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn random_streams_agree_with_slice_decoding(doc in documents(), split in 1usize..9) {
+        let decoder = Decoder::default();
+        let expected = sliced(&decoder, &doc);
+        let stream = StreamDecoder::new(decoder).with_max_buffer_bytes(usize::MAX);
+        let (values, error, _) = streamed(stream, &doc, &[split]);
+        prop_assert_eq!((values, error), expected);
+    }
+}
