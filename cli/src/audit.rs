@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use clap::ValueEnum;
 
 use crate::limit_flags::{limit_args, limit_by_name};
-use crate::repro::Surface;
+use crate::repro::{StreamOptions, Surface};
 use crate::units::parse_size;
 use hardpack::{Limit, Limits};
 use serde::Serialize;
@@ -179,6 +179,7 @@ pub fn audit_one(
     limits: &Limits,
     limit_value: Option<usize>,
     surface: Surface,
+    stream: StreamOptions,
 ) -> Result<Row, String> {
     // A row for a payload that did not get as far as a report.
     let empty_row = |input_bytes: usize, status: &'static str, detail: String| Row {
@@ -203,6 +204,12 @@ pub fn audit_one(
     if let Some(name) = surface.to_possible_value() {
         args.extend(["--surface".to_string(), name.get_name().to_string()]);
     }
+    if let Some(feed) = stream.feed {
+        args.extend(["--feed".to_string(), feed.to_string()]);
+    }
+    if let Some(max) = stream.max_buffer_bytes {
+        args.extend(["--max-buffer-bytes".to_string(), max.to_string()]);
+    }
     args.extend(limit_args(limits));
     args.push(path.display().to_string());
     let (code, stdout) = run_guarded(exe, &args, &ChildLimits::for_limits(limits))?;
@@ -211,7 +218,8 @@ pub fn audit_one(
     match (code, parsed) {
         (Ok(0 | 1), Some(report)) => {
             let outcome = &report["outcome"];
-            row.status = if outcome["status"] == "decoded" || outcome["status"] == "valid" {
+            let accepted = ["decoded", "valid", "streamed"];
+            row.status = if accepted.iter().any(|s| outcome["status"] == *s) {
                 "decoded"
             } else {
                 "rejected"

@@ -9,7 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use hardpack::Limits;
 use hardpack_cli::limit_flags::LimitFlags;
 use hardpack_cli::repro::{self, LimitsReport, OutcomeReport, Surface};
-use hardpack_cli::units::{human_bytes, human_duration, parse_hex};
+use hardpack_cli::units::{human_bytes, human_duration, parse_hex, parse_size};
 use hardpack_cli::{audit, compare, html};
 use hardpack_harness::alloc_meter::{self, CountingAlloc};
 
@@ -71,6 +71,39 @@ enum Command {
     },
 }
 
+/// How `--surface stream` feeds a payload.
+#[derive(Args, Clone, Copy)]
+struct StreamFlags {
+    /// With --surface stream: feed the payload N bytes at a time (default: all at once;
+    /// --feed 1 is the slowloris case). Sizes take KiB/MiB suffixes
+    #[arg(long, value_name = "N", value_parser = positive_size)]
+    feed: Option<usize>,
+    /// With --surface stream: the most bytes held for a value that has not arrived whole
+    /// (default: the longest str/bin/ext the limits allow, plus 64 KiB)
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_buffer_bytes: Option<usize>,
+}
+
+impl StreamFlags {
+    /// The options, refused with a surface that is not `stream`.
+    fn options(&self, surface: Surface) -> Result<repro::StreamOptions, String> {
+        if surface != Surface::Stream && (self.feed.is_some() || self.max_buffer_bytes.is_some()) {
+            return Err("--feed and --max-buffer-bytes need --surface stream".into());
+        }
+        Ok(repro::StreamOptions {
+            feed: self.feed,
+            max_buffer_bytes: self.max_buffer_bytes,
+        })
+    }
+}
+
+fn positive_size(s: &str) -> Result<usize, String> {
+    match parse_size(s)? {
+        0 => Err("must be at least 1".into()),
+        n => Ok(n),
+    }
+}
+
 #[derive(Args)]
 struct AuditArgs {
     /// Payload files or directories (regression/, corpus/ ...)
@@ -88,9 +121,12 @@ struct AuditArgs {
     sweep: Option<String>,
     /// The decoding surface each payload goes through: owned (a Value), borrowed (a
     /// ValueRef), validate (nothing built), strict (a Value, canonical forms and unique str
-    /// keys only) or typed (serde into a schema that takes any document)
+    /// keys only), typed (serde into a schema that takes any document) or stream (values
+    /// back to back, fed --feed bytes at a time)
     #[arg(long, value_enum, default_value_t = Surface::Owned)]
     surface: Surface,
+    #[command(flatten)]
+    stream: StreamFlags,
     #[command(flatten)]
     limits: LimitFlags,
 }
@@ -116,10 +152,13 @@ struct ReproArgs {
     target: Option<&'static hardpack_harness::Target>,
     /// The decoding surface: owned (decode to a Value), borrowed (a ValueRef that borrows
     /// str, bin and ext payloads from the input), validate (the same verdict, nothing built),
-    /// strict (a Value; non-canonical forms, non-str keys and repeated keys refused) or typed
-    /// (serde's from_slice into a schema that takes any document)
+    /// strict (a Value; non-canonical forms, non-str keys and repeated keys refused), typed
+    /// (serde's from_slice into a schema that takes any document) or stream (a
+    /// StreamDecoder fed --feed bytes at a time; values back to back)
     #[arg(long, value_enum, default_value_t = Surface::Owned)]
     surface: Surface,
+    #[command(flatten)]
+    stream: StreamFlags,
     #[command(flatten)]
     limits: LimitFlags,
 }
@@ -146,12 +185,13 @@ fn run_repro(args: &ReproArgs) -> Result<ExitCode, String> {
     if args.compare && args.input.as_os_str() == "-" {
         return Err("--compare needs a file, not standard input".into());
     }
+    let stream = args.stream.options(args.surface)?;
     let payload = read_input(&args.input, args.hex)?;
     let name = args.input.display().to_string();
     let limits = args.limits.limits();
     let report = match args.target {
         Some(target) => repro::repro_target(&name, &payload, target),
-        None => repro::repro(&name, &payload, &limits, args.surface),
+        None => repro::repro(&name, &payload, &limits, args.surface, stream),
     };
     let peers = if args.compare {
         let exe = std::env::current_exe().map_err(|e| e.to_string())?;
@@ -215,6 +255,10 @@ fn print_report(report: &repro::Report) {
         OutcomeReport::Rejected { kind, message, .. } => {
             println!("outcome:  rejected ({kind})\n          {message}")
         }
+        OutcomeReport::Streamed {
+            values,
+            bytes_consumed,
+        } => println!("outcome:  streamed: {values} values, {bytes_consumed} bytes consumed"),
         OutcomeReport::Valid {
             bytes_consumed,
             charged_bytes,
@@ -222,6 +266,19 @@ fn print_report(report: &repro::Report) {
             "outcome:  valid: {bytes_consumed} bytes consumed; a decode would charge {charged_bytes} bytes (nothing was built)"
         ),
         OutcomeReport::Checked { detail } => println!("outcome:  {detail}"),
+    }
+    if let Some(stream) = &report.stream {
+        let max = match stream.max_buffer_bytes.0 {
+            usize::MAX => "unlimited".to_string(),
+            n => human_bytes(n),
+        };
+        println!(
+            "stream:   fed {} at a time; {} values ({} bytes) returned; at most {} held for an incomplete value (max_buffer_bytes {max})",
+            human_bytes(stream.feed_bytes),
+            stream.values,
+            stream.bytes_consumed,
+            human_bytes(stream.peak_buffered_bytes),
+        );
     }
     let meter = if alloc_meter::is_installed() {
         ""
@@ -327,6 +384,7 @@ fn run_audit(args: &AuditArgs) -> Result<ExitCode, String> {
     if payloads.is_empty() {
         return Err("no payloads found".into());
     }
+    let stream = args.stream.options(args.surface)?;
     let base = args.limits.limits();
     let sweep = args.sweep.as_deref().map(audit::Sweep::parse).transpose()?;
     let runs: Vec<(Limits, Option<usize>)> = match &sweep {
@@ -341,7 +399,14 @@ fn run_audit(args: &AuditArgs) -> Result<ExitCode, String> {
     let mut rows = Vec::with_capacity(total);
     for path in &payloads {
         for (limits, value) in &runs {
-            rows.push(audit::audit_one(&exe, path, limits, *value, args.surface)?);
+            rows.push(audit::audit_one(
+                &exe,
+                path,
+                limits,
+                *value,
+                args.surface,
+                stream,
+            )?);
             progress(rows.len(), total, path);
         }
     }

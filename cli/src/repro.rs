@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use hardpack::{Decoder, ErrorKind, Limit, Limits};
+use hardpack::{Decoder, ErrorKind, Limit, Limits, StreamDecoder};
 use hardpack_harness::alloc_meter;
 use hardpack_harness::targets::{Outcome, Target};
 use serde::{Serialize, Serializer};
@@ -27,6 +27,18 @@ pub enum Surface {
     /// `Decoder::from_slice` into a built-in serde schema that accepts any document (an
     /// enum mirroring `Value`): the typed path, its depth limit and budget.
     Typed,
+    /// `StreamDecoder`: the payload fed in pieces (`--feed N` bytes, default all at once)
+    /// as values back to back, each taken as it completes.
+    Stream,
+}
+
+/// How `--surface stream` feeds the payload.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StreamOptions {
+    /// Bytes per feed (`None`: the whole payload at once).
+    pub feed: Option<usize>,
+    /// The stream's `max_buffer_bytes` (`None`: its default for the limits).
+    pub max_buffer_bytes: Option<usize>,
 }
 
 impl Surface {
@@ -38,6 +50,7 @@ impl Surface {
             Surface::Validate => "validate",
             Surface::Strict => "strict",
             Surface::Typed => "typed",
+            Surface::Stream => "stream",
         }
     }
 }
@@ -67,6 +80,24 @@ pub struct Report {
     /// With `--target`: the target run, whose outcome and cost the fields above report.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<TargetReport>,
+    /// With `--surface stream`: how it was fed and what the stream held.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stream: Option<StreamReport>,
+}
+
+/// What a stream decode held and returned.
+#[derive(Clone, Debug, Serialize)]
+pub struct StreamReport {
+    /// Bytes per feed.
+    pub feed_bytes: usize,
+    /// Values returned (before the error, if there was one).
+    pub values: usize,
+    /// Bytes of the stream those values took.
+    pub bytes_consumed: usize,
+    /// The most bytes held at once for a value that had not arrived whole.
+    pub peak_buffered_bytes: usize,
+    /// The stream's limit on that.
+    pub max_buffer_bytes: LimitValue,
 }
 
 /// The limits, by field name; an unlimited one is `"unlimited"`.
@@ -137,6 +168,13 @@ pub enum OutcomeReport {
         /// The full message.
         message: String,
     },
+    /// `--surface stream`: every value of the payload decoded, back to back.
+    Streamed {
+        /// Values returned.
+        values: usize,
+        /// Bytes they took (the whole payload).
+        bytes_consumed: usize,
+    },
     /// `validate` accepted the payload (nothing was built).
     Valid {
         /// Bytes the value took.
@@ -189,7 +227,9 @@ impl Report {
     pub fn decoded(&self) -> bool {
         matches!(
             self.outcome,
-            OutcomeReport::Decoded { .. } | OutcomeReport::Valid { .. }
+            OutcomeReport::Decoded { .. }
+                | OutcomeReport::Valid { .. }
+                | OutcomeReport::Streamed { .. }
         )
     }
 
@@ -201,12 +241,19 @@ impl Report {
 
 /// Decodes `payload` under `limits` through `surface` (trailing bytes are an error) and
 /// reports what happened.
-pub fn repro(name: &str, payload: &[u8], limits: &Limits, surface: Surface) -> Report {
+pub fn repro(
+    name: &str,
+    payload: &[u8],
+    limits: &Limits,
+    surface: Surface,
+    stream: StreamOptions,
+) -> Report {
     let decoder = Decoder::new(limits.clone());
     // Only the decode is measured; describing its result afterwards allocates too, and the
     // result is dropped only after that.
     let (result, cost) = match surface {
         Surface::Validate => return validate(name, payload, limits),
+        Surface::Stream => return streamed(name, payload, limits, stream),
         Surface::Owned | Surface::Strict => {
             let decoder = if surface == Surface::Strict {
                 decoder.strict()
@@ -257,6 +304,7 @@ pub fn repro(name: &str, payload: &[u8], limits: &Limits, surface: Surface) -> R
         elapsed_us: cost.elapsed.as_secs_f64() * 1e6,
         depth_reached,
         target: None,
+        stream: None,
     }
 }
 
@@ -287,6 +335,63 @@ fn validate(name: &str, payload: &[u8], limits: &Limits) -> Report {
         elapsed_us: cost.elapsed.as_secs_f64() * 1e6,
         depth_reached,
         target: None,
+        stream: None,
+    }
+}
+
+/// Feeds `payload` to a `StreamDecoder` in pieces, taking (and dropping) each value as it
+/// completes; reports the values, the error, the heap and the bytes held.
+fn streamed(name: &str, payload: &[u8], limits: &Limits, options: StreamOptions) -> Report {
+    let feed = options.feed.unwrap_or(payload.len()).max(1);
+    let mut stream = StreamDecoder::new(Decoder::new(limits.clone()));
+    if let Some(max) = options.max_buffer_bytes {
+        stream = stream.with_max_buffer_bytes(max);
+    }
+    let mut values = 0usize;
+    let mut deepest = 0usize;
+    let (result, cost) = alloc_meter::measure(|| {
+        let mut take = |stream: &mut StreamDecoder| -> Result<(), hardpack::Error> {
+            while let Some(value) = stream.next()? {
+                values += 1;
+                deepest = deepest.max(value.shape().max_depth);
+            }
+            Ok(())
+        };
+        for piece in payload.chunks(feed) {
+            stream.feed(piece);
+            take(&mut stream)?;
+        }
+        stream.finish()?;
+        take(&mut stream)
+    });
+    let (outcome, depth_reached) = match &result {
+        Ok(()) => (
+            OutcomeReport::Streamed {
+                values,
+                bytes_consumed: stream.consumed(),
+            },
+            deepest,
+        ),
+        Err(e) => (OutcomeReport::rejected(e), e.depth().max(deepest)),
+    };
+    Report {
+        payload: name.to_string(),
+        surface: Surface::Stream.name(),
+        input_bytes: payload.len(),
+        limits: LimitsReport::of(limits),
+        outcome,
+        peak_heap_bytes: cost.peak_bytes,
+        allocations: cost.allocations,
+        elapsed_us: cost.elapsed.as_secs_f64() * 1e6,
+        depth_reached,
+        target: None,
+        stream: Some(StreamReport {
+            feed_bytes: feed,
+            values,
+            bytes_consumed: stream.consumed(),
+            peak_buffered_bytes: stream.peak_buffered_bytes(),
+            max_buffer_bytes: LimitValue(stream.max_buffer_bytes()),
+        }),
     }
 }
 
@@ -328,6 +433,7 @@ pub fn repro_target(name: &str, payload: &[u8], target: &'static Target) -> Repo
         allocations: cost.allocations,
         elapsed_us: cost.elapsed.as_secs_f64() * 1e6,
         depth_reached,
+        stream: None,
         target: Some(TargetReport {
             name: target.name,
             structured: target.is_structured(),

@@ -346,3 +346,63 @@ fn every_case_gets_the_owned_verdict(surface: &str) {
     }
     assert!(checked > 10, "{surface}: only {checked} cases compared");
 }
+
+#[test]
+fn the_stream_surface_feeds_values_back_to_back_and_refuses_huge_headers_early() {
+    // Three values, fed one byte at a time: all streamed, and nothing waited on but the
+    // value being read.
+    let values = [
+        &[0x92, 0x01, 0xa2, b'h', b'i'][..],
+        &[0xc3],
+        &[0xa3, 0xc3, 0xa9, b'!'],
+    ]
+    .concat();
+    let out = hardpack(
+        &["repro", "--surface", "stream", "--feed", "1", "--json", "-"],
+        &values,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = stdout_json(&out);
+    assert_eq!(report["outcome"]["status"], "streamed");
+    assert_eq!(report["outcome"]["values"], 3);
+    assert_eq!(report["stream"]["feed_bytes"], 1);
+    assert_eq!(report["stream"]["bytes_consumed"], values.len());
+    assert!(report["stream"]["peak_buffered_bytes"].as_u64().unwrap() < 5);
+    // A 4 GiB str header alone: refused at the header, nothing held for its body.
+    let out = hardpack(
+        &["repro", "--surface", "stream", "--feed", "1", "--json", "-"],
+        &[0x01, 0xdb, 0xff, 0xff, 0xff, 0xff],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let report = stdout_json(&out);
+    assert_eq!(report["outcome"]["limit"], "max_str_len");
+    assert_eq!(report["outcome"]["offset"], 1);
+    assert_eq!(report["stream"]["values"], 1);
+    // Without a str limit the buffer limit refuses it, at the same place.
+    let out = hardpack(
+        &[
+            "repro",
+            "--surface",
+            "stream",
+            "--max-str-len",
+            "max",
+            "--max-buffer-bytes",
+            "1MiB",
+            "--json",
+            "-",
+        ],
+        &[0x01, 0xdb, 0xff, 0xff, 0xff, 0xff],
+    );
+    let report = stdout_json(&out);
+    assert_eq!(report["outcome"]["kind"], "buffer_limit");
+    assert_eq!(report["stream"]["max_buffer_bytes"], 1 << 20);
+    // --feed belongs to the stream surface.
+    let out = hardpack(&["repro", "--feed", "1", "-"], &values);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--surface stream"));
+}

@@ -153,6 +153,18 @@ pub const TARGETS: &[Target] = &[
                  also charges for its keys); skip and decode_ref in strict mode agree",
     },
     Target {
+        name: "stream_split",
+        run: stream_split,
+        limits: |data| Some(limits_from_input(data).0),
+        checks: "the first 8 bytes choose the Limits, the next one how the rest is split \
+                 (0: one byte at a time); fed to a StreamDecoder in those pieces, it yields \
+                 exactly the values and the error (kind, stream offset, depth) that \
+                 decode_prefix gives value after value on the whole; with a small \
+                 max_buffer_bytes it yields a prefix of them, then the same error or \
+                 buffer_limit, its peak held bytes within max_buffer_bytes and its measured \
+                 peak heap within max_alloc_bytes + 18 x (max_buffer_bytes + piece) + 4 KiB",
+    },
+    Target {
         name: "serde_typed",
         run: serde_typed,
         limits: |data| Some(limits_from_input(data).0),
@@ -1060,5 +1072,147 @@ mod tests {
         );
         assert_eq!(payload, [0xc0]);
         assert_eq!(LIMITS_HEADER_LEN, 8);
+    }
+}
+
+/// Slice decoding, value after value: the values and the first error, with the offset where
+/// the value it is in starts. The reference the stream decoder must equal.
+pub fn values_back_to_back(
+    decoder: &Decoder,
+    input: &[u8],
+) -> (Vec<Value>, Option<(hardpack::Error, usize)>) {
+    let mut values = Vec::new();
+    let mut at = 0;
+    while let Some(rest) = input.get(at..).filter(|rest| !rest.is_empty()) {
+        match decoder.decode_prefix(rest) {
+            Ok((value, len)) => {
+                values.push(value);
+                at += len;
+            }
+            Err(e) => return (values, Some((e, at))),
+        }
+    }
+    (values, None)
+}
+
+/// The piece lengths a `stream_split` input's split byte asks for, cycled.
+fn split_pieces(split: u8) -> [usize; 3] {
+    match split {
+        0 => [1, 1, 1],
+        s => [usize::from(s), 1, usize::from(s) * 7 % 64 + 1],
+    }
+}
+
+/// `payload` fed to `stream` in `pieces` (cycled), each value handed to `take` as it
+/// completes; then finished. The error, if any, as (kind, offset, depth).
+fn feed_in_pieces(
+    stream: &mut hardpack::StreamDecoder,
+    payload: &[u8],
+    pieces: [usize; 3],
+    mut take: impl FnMut(Value),
+) -> Option<(ErrorKind, usize, usize)> {
+    let verdict = |e: hardpack::Error| Some((e.kind().clone(), e.offset(), e.depth()));
+    let mut at = 0;
+    for len in pieces.iter().copied().cycle() {
+        let Some(piece) = payload.get(at..).filter(|rest| !rest.is_empty()) else {
+            break;
+        };
+        let piece = piece.get(..len).unwrap_or(piece);
+        at += piece.len();
+        stream.feed(piece);
+        loop {
+            match stream.next() {
+                Ok(Some(value)) => take(value),
+                Ok(None) => break,
+                Err(e) => return verdict(e),
+            }
+        }
+    }
+    if let Err(e) = stream.finish() {
+        return verdict(e);
+    }
+    loop {
+        match stream.next() {
+            Ok(Some(value)) => take(value),
+            Ok(None) => return None,
+            Err(e) => return verdict(e),
+        }
+    }
+}
+
+/// The input split into pieces and fed to a stream decoder gives what slice decoding gives.
+pub fn stream_split(data: &[u8]) -> Outcome {
+    let (limits, rest) = limits_from_input(data);
+    let (split, payload) = match rest.split_first() {
+        Some((split, payload)) => (*split, payload),
+        None => (0, rest),
+    };
+    let pieces = split_pieces(split);
+    let decoder = Decoder::new(limits.clone());
+    let (expected, first_error) = values_back_to_back(&decoder, payload);
+    let expected_error = first_error
+        .as_ref()
+        .map(|(e, start)| (e.kind().clone(), start + e.offset(), e.depth()));
+
+    let mut stream =
+        hardpack::StreamDecoder::new(decoder.clone()).with_max_buffer_bytes(usize::MAX);
+    let mut values = Vec::new();
+    let error = feed_in_pieces(&mut stream, payload, pieces, |v| values.push(v));
+    assert!(
+        values == expected,
+        "fed in pieces {pieces:?}, the stream gave {} values where slice decoding gives {}",
+        values.len(),
+        expected.len()
+    );
+    assert!(
+        error == expected_error,
+        "fed in pieces {pieces:?}, the stream ended with {error:?}, slice decoding with {expected_error:?}"
+    );
+
+    // With little room to hold a value: a prefix of the values, then the same error or a
+    // refusal by the buffer limit, holding and allocating within the bounds.
+    let max_buffer = 16 + usize::from(split) * 8;
+    let mut small = hardpack::StreamDecoder::new(decoder).with_max_buffer_bytes(max_buffer);
+    let mut taken = 0;
+    let (error, cost) = alloc_meter::measure(|| {
+        feed_in_pieces(&mut small, payload, pieces, |v| {
+            assert!(
+                expected.get(taken) == Some(&v),
+                "with max_buffer_bytes {max_buffer}, value {taken} differs from slice decoding's"
+            );
+            taken += 1;
+        })
+    });
+    match &error {
+        Some((ErrorKind::BufferLimit { max, needed }, _, _)) => {
+            assert!(*max == max_buffer && needed > max, "a buffer limit refusal that is not one: {error:?}");
+        }
+        _ => assert!(
+            taken == expected.len() && error == expected_error,
+            "with max_buffer_bytes {max_buffer}: {taken} values and {error:?}, slice decoding {} and {expected_error:?}",
+            expected.len()
+        ),
+    }
+    assert!(
+        small.peak_buffered_bytes() <= max_buffer,
+        "held {} bytes for a value, max_buffer_bytes is {max_buffer}",
+        small.peak_buffered_bytes()
+    );
+    let piece = pieces.iter().copied().max().unwrap_or(1);
+    let bound = limits
+        .max_alloc_bytes
+        .saturating_add(max_buffer.saturating_add(piece).saturating_mul(18))
+        .saturating_add(4096);
+    assert!(
+        cost.peak_bytes <= bound,
+        "the stream's peak heap {} exceeds max_alloc_bytes + 18 x (buffer + piece) + 4 KiB = {bound}",
+        cost.peak_bytes
+    );
+
+    match (first_error, expected.first()) {
+        // The error as decode_prefix gives it: its offset counts from its value's start.
+        (Some((e, _)), _) => Outcome::Rejected(e),
+        (None, Some(first)) => decoded(first, payload.len()),
+        (None, None) => Outcome::NoValue,
     }
 }
