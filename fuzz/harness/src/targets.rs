@@ -1050,31 +1050,6 @@ pub fn encode_deep(data: &[u8]) -> Outcome {
     Outcome::Checked
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_limits_header_reads_in_the_order_of_limit_all() {
-        // The committed decode_limits seeds were written for this layout: depth, array, map,
-        // str, bin, ext, then the budget in two bytes (x64).
-        let (limits, payload) = limits_from_input(&[1, 2, 3, 4, 5, 6, 0, 2, 0xc0]);
-        assert_eq!(
-            limits,
-            Limits::default()
-                .with(Limit::Depth, 1)
-                .with(Limit::ArrayLen, 2)
-                .with(Limit::MapLen, 3)
-                .with(Limit::StrLen, 4)
-                .with(Limit::BinLen, 5)
-                .with(Limit::ExtLen, 6)
-                .with(Limit::AllocBytes, 128)
-        );
-        assert_eq!(payload, [0xc0]);
-        assert_eq!(LIMITS_HEADER_LEN, 8);
-    }
-}
-
 /// Slice decoding, value after value: the values and the first error, with the offset where
 /// the value it is in starts. The reference the stream decoder must equal.
 pub fn values_back_to_back(
@@ -1214,5 +1189,30 @@ pub fn stream_split(data: &[u8]) -> Outcome {
         (Some((e, _)), _) => Outcome::Rejected(e),
         (None, Some(first)) => decoded(first, payload.len()),
         (None, None) => Outcome::NoValue,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limits_header_reads_in_the_order_of_limit_all() {
+        // The committed decode_limits seeds were written for this layout: depth, array, map,
+        // str, bin, ext, then the budget in two bytes (x64).
+        let (limits, payload) = limits_from_input(&[1, 2, 3, 4, 5, 6, 0, 2, 0xc0]);
+        assert_eq!(
+            limits,
+            Limits::default()
+                .with(Limit::Depth, 1)
+                .with(Limit::ArrayLen, 2)
+                .with(Limit::MapLen, 3)
+                .with(Limit::StrLen, 4)
+                .with(Limit::BinLen, 5)
+                .with(Limit::ExtLen, 6)
+                .with(Limit::AllocBytes, 128)
+        );
+        assert_eq!(payload, [0xc0]);
+        assert_eq!(LIMITS_HEADER_LEN, 8);
     }
 }
