@@ -396,9 +396,73 @@ fn benches(c: &mut Criterion) {
     enc.finish();
 }
 
+/// The stream surface: the workload's documents back to back, three times over (about
+/// 10 MB), fed to a `StreamDecoder` in 64 KiB and in 1-byte pieces, against slice decoding of
+/// the same bytes value after value (hardpack's `decode_prefix`, rmpv's `read_value`).
+fn stream_benches(c: &mut Criterion) {
+    let (_, docs) = workload();
+    let stream: Vec<u8> = docs
+        .iter()
+        .flatten()
+        .copied()
+        .cycle()
+        .take(3 * docs.iter().map(Vec::len).sum::<usize>())
+        .collect();
+    let count = 3 * docs.len();
+    let decoder = Decoder::new(Limits::default());
+    let fed = |piece: usize| {
+        let mut values = 0;
+        let mut decoder = hardpack::StreamDecoder::new(decoder.clone());
+        for chunk in stream.chunks(piece) {
+            decoder.feed(chunk);
+            while let Some(value) = decoder.next().unwrap() {
+                black_box(value);
+                values += 1;
+            }
+        }
+        decoder.finish().unwrap();
+        assert_eq!(values, count);
+    };
+    let mut group = c.benchmark_group(format!(
+        "stream of {count} documents ({} bytes)",
+        stream.len()
+    ));
+    group.throughput(Throughput::Bytes(stream.len() as u64));
+    group.bench_function("hardpack decode_prefix, value after value (slice)", |b| {
+        b.iter(|| {
+            let mut rest = stream.as_slice();
+            while !rest.is_empty() {
+                let (value, len) = decoder.decode_prefix(rest).unwrap();
+                black_box(value);
+                rest = &rest[len..];
+            }
+        })
+    });
+    group.bench_function("rmpv read_value, value after value (slice)", |b| {
+        b.iter(|| {
+            let mut rest = stream.as_slice();
+            while !rest.is_empty() {
+                black_box(rmpv::decode::read_value(&mut rest).unwrap());
+            }
+        })
+    });
+    group.bench_function("hardpack StreamDecoder, 64 KiB feeds", |b| {
+        b.iter(|| fed(64 << 10))
+    });
+    group.bench_function("hardpack StreamDecoder, 1-byte feeds", |b| {
+        b.iter(|| fed(1))
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = codec;
     config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(4));
     targets = benches
 }
-criterion_main!(codec);
+criterion_group! {
+    name = stream;
+    config = Criterion::default().sample_size(10).measurement_time(std::time::Duration::from_secs(8));
+    targets = stream_benches
+}
+criterion_main!(codec, stream);
