@@ -592,6 +592,7 @@ impl Decoder {
 
     /// Decodes one value of type `T` from the start of `input` (bytes after it are left
     /// alone); returns it and the bytes it took.
+    #[inline]
     pub fn from_slice_prefix<'de, T: Deserialize<'de>>(
         &self,
         input: &'de [u8],
