@@ -151,7 +151,7 @@ fn benches(c: &mut Criterion) {
     });
     let packed: Vec<Vec<u8>> = events
         .iter()
-        .map(|e| msgpacker::Packable::pack_to_vec(e))
+        .map(msgpacker::Packable::pack_to_vec)
         .collect();
     group.bench_function("msgpacker unpack (derived)", |b| {
         use msgpacker::Unpackable as _;
