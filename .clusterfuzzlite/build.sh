@@ -18,12 +18,16 @@ cargo fuzz build -O --debug-assertions $TARGETS
 TRIPLE=${CARGO_BUILD_TARGET:-$(rustc -vV | sed -n 's/^host: //p')}
 BUILD_DIR="$REPO/fuzz/target/$TRIPLE/release"
 for target in $TARGETS; do
+  # As scripts/fuzz-lib.sh's max_len_for: twice the largest generated seed, at least 4 KiB.
+  largest=$(find "$REPO/corpus/$target" -maxdepth 1 -type f -printf '%s\n' | sort -n | tail -1)
+  max_len=$(( ${largest:-0} * 2 ))
+  [ "$max_len" -ge 4096 ] || max_len=4096
   cp "$BUILD_DIR/$target" "$OUT/$target"
   cp "$REPO/corpus/msgpack.dict" "$OUT/$target.dict"
   cat > "$OUT/$target.options" <<OPTIONS
 [libfuzzer]
 dict = $target.dict
-max_len = 262144
+max_len = $max_len
 rss_limit_mb = 2048
 malloc_limit_mb = 128
 timeout = 10

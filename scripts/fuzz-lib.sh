@@ -4,8 +4,10 @@
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 HARDPACK="$REPO/target/release/hardpack"
 DICT="$REPO/corpus/msgpack.dict"
-# Bombs in the corpus are ~100 KB; the fuzzer may grow them a little.
-MAX_LEN=262144
+# The longest input libFuzzer makes for a target is max_len_for's answer: twice its largest
+# generated seed, at least MIN_MAX_LEN (a bomb just past the depth limit is 130 bytes; the
+# 100 KB ones are regression cases, not seeds: copying them into every execution cost 9x).
+MIN_MAX_LEN=4096
 # Inputs merged into corpus/<target>/found/ are at most this big.
 FOUND_MAX_BYTES=16384
 # The default max_alloc_bytes is 64 MiB: one allocation above 128 MiB is a bug to report.
@@ -19,6 +21,16 @@ LIBFUZZER_BIN="$REPO/fuzz/target/$HOST_TRIPLE/release"
 AFL_BIN="$REPO/fuzz/afl/target/release"
 
 log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+# max_len_for TARGET: twice the largest file directly in corpus/TARGET (not found/), at
+# least MIN_MAX_LEN.
+max_len_for() {
+  local largest
+  largest=$(find "$REPO/corpus/$1" -maxdepth 1 -type f -printf '%s\n' | sort -n | tail -1)
+  local len=$(( ${largest:-0} * 2 ))
+  [ "$len" -ge "$MIN_MAX_LEN" ] || len=$MIN_MAX_LEN
+  echo "$len"
+}
 
 # build_cli: the hardpack command (repro, targets), release.
 build_cli() {
@@ -55,7 +67,7 @@ run_libfuzzer() {
   mkdir -p "$work/corpus" "$work/artifacts"
   local before; before=$(ls "$work/corpus" | wc -l)
   set +e
-  "$LIBFUZZER_BIN/$t" -dict="$DICT" -max_len=$MAX_LEN -rss_limit_mb=$RSS_LIMIT_MB \
+  "$LIBFUZZER_BIN/$t" -dict="$DICT" -max_len="$(max_len_for "$t")" -rss_limit_mb=$RSS_LIMIT_MB \
     -malloc_limit_mb=$MALLOC_LIMIT_MB -timeout=$TIMEOUT_S -max_total_time="$secs" \
     -artifact_prefix="$work/artifacts/" -print_final_stats=1 "$@" \
     "$work/corpus" "$REPO/corpus/$t" >"$work/libfuzzer.log" 2>&1
@@ -110,7 +122,7 @@ merge_found() {
   find "$REPO/corpus/$t" -type f -exec cp {} "$tmp/" \;
   local before; before=$(mktemp); ls "$tmp" >"$before"
   mkdir -p "$tmp.artifacts"
-  "$LIBFUZZER_BIN/$t" -merge=1 -rss_limit_mb=$RSS_LIMIT_MB -max_len=$MAX_LEN -timeout=$TIMEOUT_S \
+  "$LIBFUZZER_BIN/$t" -merge=1 -rss_limit_mb=$RSS_LIMIT_MB -max_len="$(max_len_for "$t")" -timeout=$TIMEOUT_S \
     -artifact_prefix="$tmp.artifacts/" "$tmp" "$@" >"$tmp.merge.log" 2>&1 \
     || log "merge for $t failed (see $tmp.merge.log)"
   # Large finds are mostly mutated bombs, which scripts/gen-corpus regenerates: keep the

@@ -136,8 +136,7 @@ pub enum Nesting {
 /// extra siblings.
 #[derive(Arbitrary, Debug, Clone)]
 pub struct DeepShape {
-    /// Nesting levels (taken modulo 20,000: deeper adds time, not coverage; the codec tests
-    /// go to 1,000,000).
+    /// Nesting levels, on a log scale up to [`MAX_DEEP_LEVELS`] (see [`DeepShape::depth`]).
     pub depth: u32,
     /// Extra scalar siblings per level (taken modulo 8).
     pub width: u8,
@@ -147,10 +146,26 @@ pub struct DeepShape {
     pub leaf: Node,
 }
 
+/// The deepest shape `encode_deep` builds: a recursive `Clone` or `Drop` overflows a 64 KiB
+/// stack well before this (the codec's own tests go to 1,000,000 levels); deeper shapes add
+/// time under the sanitizer, not coverage.
+pub const MAX_DEEP_LEVELS: usize = 10_000;
+
 impl DeepShape {
+    /// Nesting levels: the input's `depth` on a log scale, so that most shapes are shallow
+    /// (cheap, many per second) and every power of two up to [`MAX_DEEP_LEVELS`] is as
+    /// likely as the next: 2^(k mod 14) plus a remainder below it, at most
+    /// `MAX_DEEP_LEVELS`.
+    pub fn depth(&self) -> usize {
+        let exponent = (self.depth & 0xf) % 14;
+        let base = 1usize << exponent;
+        let extra = (self.depth >> 4) as usize % base;
+        (base + extra).min(MAX_DEEP_LEVELS)
+    }
+
     /// The pre-order nodes of this shape.
     pub fn nodes(&self) -> Vec<Node> {
-        let depth = (self.depth % 20_000) as usize;
+        let depth = self.depth();
         let width = self.width % 8;
         let mut nodes = Vec::with_capacity(depth * (2 + usize::from(width)) + 1);
         let mut closers = Vec::with_capacity(depth);
@@ -180,5 +195,38 @@ impl DeepShape {
             nodes.extend((0..extra).map(|i| Node::Uint(i as u64)));
         }
         nodes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(depth: u32) -> DeepShape {
+        DeepShape {
+            depth,
+            width: 0,
+            nesting: Nesting::Arrays,
+            leaf: Node::Nil,
+        }
+    }
+
+    #[test]
+    fn depth_is_on_a_log_scale_up_to_the_cap() {
+        // scripts/gen-corpus writes 2^k + extra as k | extra << 4.
+        let encode = |levels: u32| {
+            let k = 31 - levels.leading_zeros();
+            k | (levels - (1 << k)) << 4
+        };
+        for levels in [1, 2, 3, 129, 1000, 8191, 8192, 10_000] {
+            assert_eq!(shape(encode(levels)).depth(), levels as usize);
+        }
+        let deepest = (0..=u32::from(u16::MAX)).map(|d| shape(d).depth()).max();
+        assert_eq!(deepest, Some(MAX_DEEP_LEVELS));
+        let shallow = (0..1u32 << 16).filter(|d| shape(*d).depth() < 256).count();
+        assert!(
+            shallow > (1 << 16) / 2,
+            "most shapes are shallow: {shallow}"
+        );
     }
 }

@@ -109,8 +109,9 @@ pub const TARGETS: &[Target] = &[
         name: "encode_deep",
         run: encode_deep,
         limits: |_| None,
-        checks: "an arbitrary deep/wide shape (up to 20,000 levels) built iteratively is \
-                 encoded, decoded, cloned, compared, printed and dropped on a 64 KiB stack",
+        checks: "an arbitrary deep/wide shape (up to 10,000 levels, depth on a log scale) \
+                 built iteratively is encoded, decoded, cloned, compared, printed and dropped \
+                 on one long-lived thread with a 64 KiB stack",
     },
     Target {
         name: "validate_agrees",
@@ -1023,31 +1024,67 @@ pub fn encode_deep(data: &[u8]) -> Outcome {
     let Ok(shape) = u.arbitrary::<crate::structured::DeepShape>() else {
         return Outcome::NoValue;
     };
-    let nodes = shape.nodes();
-    let worker = std::thread::Builder::new()
-        .stack_size(SMALL_STACK)
-        .spawn(move || {
-            let value = crate::structured::build(nodes);
-            let encoded = encode(&value).expect("encodes");
-            let decoded = Decoder::new(Limits::unlimited())
-                .decode(&encoded)
-                .unwrap_or_else(|e| panic!("does not decode: {e}"));
-            let copy = decoded.clone();
-            assert!(
-                copy == value && decoded == value,
-                "clone or decode changed the value"
-            );
-            assert!(
-                format!("{copy:?}") == format!("{value:?}"),
-                "a clone prints differently"
-            );
-            drop((value, decoded, copy));
-        })
-        .expect("spawn a small-stack thread");
-    if let Err(panic) = worker.join() {
-        std::panic::resume_unwind(panic);
-    }
+    on_small_stack(shape.nodes());
     Outcome::Checked
+}
+
+/// The checks of [`encode_deep`] on one shape: build, encode, decode, clone, compare, print
+/// and drop.
+fn deep_checks(nodes: Vec<crate::structured::Node>) {
+    let value = crate::structured::build(nodes);
+    let encoded = encode(&value).expect("encodes");
+    let decoded = Decoder::new(Limits::unlimited())
+        .decode(&encoded)
+        .unwrap_or_else(|e| panic!("does not decode: {e}"));
+    let copy = decoded.clone();
+    assert!(
+        copy == value && decoded == value,
+        "clone or decode changed the value"
+    );
+    assert!(
+        format!("{copy:?}") == format!("{value:?}"),
+        "a clone prints differently"
+    );
+    drop((value, decoded, copy));
+}
+
+type DeepJob = (
+    Vec<crate::structured::Node>,
+    std::sync::mpsc::Sender<std::thread::Result<()>>,
+);
+
+/// Runs [`deep_checks`] on one long-lived thread with a [`SMALL_STACK`] (spawning one per
+/// input cost more than the checks of a shallow shape), and resumes its panic here, so the
+/// fuzzer sees it as the input's.
+fn on_small_stack(nodes: Vec<crate::structured::Node>) {
+    static WORKER: std::sync::Mutex<Option<std::sync::mpsc::Sender<DeepJob>>> =
+        std::sync::Mutex::new(None);
+    let mut worker = WORKER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let jobs = worker.get_or_insert_with(|| {
+        let (jobs, inbox) = std::sync::mpsc::channel::<DeepJob>();
+        std::thread::Builder::new()
+            .name("encode_deep".into())
+            .stack_size(SMALL_STACK)
+            .spawn(move || {
+                for (nodes, reply) in inbox {
+                    let outcome = std::panic::catch_unwind(|| deep_checks(nodes));
+                    let _ = reply.send(outcome);
+                }
+            })
+            .expect("spawn the small-stack thread");
+        jobs
+    });
+    let (reply, answer) = std::sync::mpsc::channel();
+    jobs.send((nodes, reply))
+        .expect("the small-stack thread is up");
+    match answer.recv() {
+        Ok(Ok(())) => {}
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        // A stack overflow aborts the process before this: the thread never dies quietly.
+        Err(_) => panic!("the small-stack thread stopped"),
+    }
 }
 
 /// Slice decoding, value after value: the values and the first error, with the offset where
