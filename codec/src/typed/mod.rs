@@ -4,6 +4,7 @@
 
 mod de;
 mod ser;
+mod value_ref;
 
 pub use de::{from_slice, Deserializer, HINT_ELEMENT_BYTES};
 #[cfg(feature = "std")]

@@ -170,8 +170,9 @@ pub const TARGETS: &[Target] = &[
         run: serde_typed,
         limits: |data| Some(limits_from_input(data).0),
         checks: "the first 8 bytes choose the Limits; from_slice into the built-in schema \
-                 (schema::Any, any document) gives decode's verdict (the same error, but for \
-                 max_alloc_bytes) and, if Ok, the same value; into a wide struct it never \
+                 (schema::Any, any document) and into a ValueRef gives decode's verdict (the \
+                 same error, but for max_alloc_bytes) and, if Ok, the same value; into a wide \
+                 struct it never \
                  panics; measured peak heap <= 2 x max_alloc_bytes + the serde slack \
                  (HINT_ELEMENT_BYTES, serde's 1 MiB cap per open collection)",
     },
@@ -795,6 +796,18 @@ pub fn serde_typed(data: &[u8]) -> Outcome {
             any.to_value() == *value,
             "typed and owned decoding differ: {any:?} against {value:?}"
         );
+    }
+    // ValueRef through serde: the borrowed decode's document, borrowing from the payload.
+    let (borrowed, cost) =
+        alloc_meter::measure(|| decoder.from_slice::<hardpack::ValueRef>(payload));
+    assert!(
+        cost.peak_bytes <= bound,
+        "typed decoding into a ValueRef allocated {} bytes at peak",
+        cost.peak_bytes
+    );
+    same_verdict("from_slice::<ValueRef>", &borrowed, &owned);
+    if let (Ok(doc), Ok(value)) = (&borrowed, &owned) {
+        assert!(doc == value, "from_slice::<ValueRef> and decode differ");
     }
     let (_, cost) = alloc_meter::measure(|| decoder.from_slice::<WideStruct>(payload).map(drop));
     assert!(
