@@ -293,6 +293,10 @@ pub fn limits_from_input(data: &[u8]) -> (Limits, &[u8]) {
     (limits, payload)
 }
 
+/// The most `decode_limits` lets its second decode (a limit raised to what the payload
+/// claimed) charge.
+pub const RECHECK_BUDGET_BYTES: usize = 256 << 20;
+
 /// The input chooses the limits; the decode must stay within them, in what it allocates and
 /// in what it returns, and may only refuse for a limit the payload really exceeds.
 pub fn decode_limits(data: &[u8]) -> Outcome {
@@ -332,9 +336,15 @@ pub fn decode_limits(data: &[u8]) -> Outcome {
             } = *e.kind()
             {
                 assert!(claimed > max, "{limit} refused {claimed} <= {max}");
-                // With that limit raised to the claim, the same refusal must not happen.
-                let raised = Decoder::new(limits.clone().with(limit, claimed));
-                if let Err(again) = raised.decode_prefix(payload) {
+                // With that limit raised to the claim, the same refusal must not happen. The
+                // second decode runs under a budget of at most RECHECK_BUDGET_BYTES, so this
+                // oracle never leans on the sanitizer to stop a huge allocation; a budget
+                // claim above it is not re-checked.
+                let mut raised = limits.clone().with(limit, claimed);
+                raised.max_alloc_bytes = raised.max_alloc_bytes.min(RECHECK_BUDGET_BYTES);
+                let checkable = limit != Limit::AllocBytes || claimed <= RECHECK_BUDGET_BYTES;
+                if let (true, Err(again)) = (checkable, Decoder::new(raised).decode_prefix(payload))
+                {
                     assert!(
                         again != *e,
                         "refused by {limit} even with {limit} = {claimed}: {e}"
