@@ -163,7 +163,9 @@ pub const TARGETS: &[Target] = &[
                  decode_prefix gives value after value on the whole; with a small \
                  max_buffer_bytes it yields a prefix of them, then the same error or \
                  buffer_limit, its peak held bytes within max_buffer_bytes and its measured \
-                 peak heap within max_alloc_bytes + 18 x (max_buffer_bytes + piece) + 4 KiB",
+                 peak heap within max_alloc_bytes + 18 x (max_buffer_bytes + piece) + 4 KiB; \
+                 next_as::<schema::Any> on the same pieces gives the same values and the same \
+                 kind of error (budget refusals aside)",
     },
     Target {
         name: "serde_typed",
@@ -1243,6 +1245,65 @@ pub fn stream_split(data: &[u8]) -> Outcome {
         "the stream's peak heap {} exceeds max_alloc_bytes + 18 x (buffer + piece) + 4 KiB = {bound}",
         cost.peak_bytes
     );
+
+    // Typed values through the same stream: schema::Any mirrors Value, so each equals the
+    // slice decode's; the stream ends with the same kind of error (the typed path charges
+    // its own allocations, so budget refusals may differ, as in serde_typed).
+    let mut typed = hardpack::StreamDecoder::new(Decoder::new(limits.clone()))
+        .with_max_buffer_bytes(usize::MAX);
+    let mut typed_values = 0usize;
+    let mut typed_error = None;
+    let mut at = 0;
+    'feeding: for len in pieces.iter().copied().cycle() {
+        let piece = payload.get(at..).unwrap_or_default();
+        let piece = piece.get(..len).unwrap_or(piece);
+        at += piece.len();
+        if piece.is_empty() {
+            if let Err(e) = typed.finish() {
+                typed_error = Some(e);
+                break;
+            }
+        } else {
+            typed.feed(piece);
+        }
+        loop {
+            match typed.next_as::<crate::schema::Any>() {
+                Ok(Some(any)) => {
+                    let slice_refused_by_budget = typed_values == expected.len()
+                        && first_error.as_ref().is_some_and(|(e, _)| budget_error(e));
+                    if slice_refused_by_budget {
+                        // The owned decode ran out of budget where the typed one did not:
+                        // the streams part ways here, as the surfaces do.
+                        break 'feeding;
+                    }
+                    assert!(
+                        expected.get(typed_values) == Some(&any.to_value()),
+                        "typed stream value {typed_values} differs from slice decoding's"
+                    );
+                    typed_values += 1;
+                }
+                Ok(None) if piece.is_empty() => break 'feeding,
+                Ok(None) => break,
+                Err(e) => {
+                    typed_error = Some(e);
+                    break 'feeding;
+                }
+            }
+        }
+    }
+    match (&typed_error, &first_error) {
+        (Some(a), _) if budget_error(a) => {}
+        (_, Some((b, _))) if budget_error(b) => {}
+        (Some(a), Some((b, _))) => assert!(
+            a.kind_name() == b.kind_name(),
+            "the typed stream ended with {a}, slice decoding with {b}"
+        ),
+        (None, None) => assert!(
+            typed_values == expected.len(),
+            "the typed stream lost values"
+        ),
+        (a, b) => panic!("the typed stream ended with {a:?}, slice decoding with {b:?}"),
+    }
 
     match (first_error, expected.first()) {
         // The error as decode_prefix gives it: its offset counts from its value's start.
