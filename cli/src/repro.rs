@@ -342,7 +342,9 @@ fn validate(name: &str, payload: &[u8], limits: &Limits) -> Report {
 /// Feeds `payload` to a `StreamDecoder` in pieces, taking (and dropping) each value as it
 /// completes; reports the values, the error, the heap and the bytes held.
 fn streamed(name: &str, payload: &[u8], limits: &Limits, options: StreamOptions) -> Report {
-    let feed = options.feed.unwrap_or(payload.len()).max(1);
+    // Without --feed, the whole payload in one piece (an empty one in none).
+    let feed_bytes = options.feed.unwrap_or(payload.len());
+    let feed = feed_bytes.max(1);
     let mut stream = StreamDecoder::new(Decoder::new(limits.clone()));
     if let Some(max) = options.max_buffer_bytes {
         stream = stream.with_max_buffer_bytes(max);
@@ -386,7 +388,7 @@ fn streamed(name: &str, payload: &[u8], limits: &Limits, options: StreamOptions)
         depth_reached,
         target: None,
         stream: Some(StreamReport {
-            feed_bytes: feed,
+            feed_bytes,
             values,
             bytes_consumed: stream.consumed(),
             peak_buffered_bytes: stream.peak_buffered_bytes(),
