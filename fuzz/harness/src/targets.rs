@@ -163,7 +163,8 @@ pub const TARGETS: &[Target] = &[
                  decode_prefix gives value after value on the whole; with a small \
                  max_buffer_bytes it yields a prefix of them, then the same error or \
                  buffer_limit, its peak held bytes within max_buffer_bytes and its measured \
-                 peak heap within max_alloc_bytes + 18 x (max_buffer_bytes + piece) + 4 KiB; \
+                 peak heap within max_alloc_bytes + 2 x (max_buffer_bytes + piece) + 16 x \
+                 open levels + 4 KiB; \
                  next_as::<schema::Any> on the same pieces gives the same values and the same \
                  kind of error (budget refusals aside)",
     },
@@ -1236,13 +1237,19 @@ pub fn stream_split(data: &[u8]) -> Outcome {
         small.peak_buffered_bytes()
     );
     let piece = pieces.iter().copied().max().unwrap_or(1);
+    // The buffer holds at most max_buffer_bytes of a value plus the piece just fed, in a
+    // vector that may have doubled; the framer's counts take a word per open level, in a
+    // vector that may have doubled, and the levels are at most max_depth and the bytes held.
+    let held = max_buffer.saturating_add(piece);
+    let levels = limits.max_depth.min(held);
     let bound = limits
         .max_alloc_bytes
-        .saturating_add(max_buffer.saturating_add(piece).saturating_mul(18))
+        .saturating_add(held.saturating_mul(2))
+        .saturating_add(levels.saturating_mul(16))
         .saturating_add(4096);
     assert!(
         cost.peak_bytes <= bound,
-        "the stream's peak heap {} exceeds max_alloc_bytes + 18 x (buffer + piece) + 4 KiB = {bound}",
+        "the stream's peak heap {} exceeds max_alloc_bytes + 2 x (buffer + piece) + 16 x levels + 4 KiB = {bound}",
         cost.peak_bytes
     );
 
