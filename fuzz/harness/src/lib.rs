@@ -6,6 +6,7 @@
 //! run a target and to count allocations.
 
 pub mod alloc_meter;
+pub mod model;
 pub mod schema;
 pub mod structured;
 pub mod targets;
