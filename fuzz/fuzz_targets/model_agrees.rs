@@ -1,0 +1,3 @@
+#![no_main]
+//! libFuzzer entry for the `model_agrees` target (defined in hardpack_harness::targets).
+hardpack_harness::fuzz_entry!(libfuzzer, model_agrees);
