@@ -489,3 +489,23 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn value_ref_through_serde_is_charged_for_its_tape() {
+    // 100,000 nils in an array: 100,005 bytes of input, a tape of 100,001 items. Under a
+    // 64 KiB budget the tape does not fit, through serde as through decode_ref.
+    let mut doc = vec![0xdd, 0x00, 0x01, 0x86, 0xa0];
+    doc.extend(std::iter::repeat_n(0xc0, 100_000));
+    let decoder = hardpack::Decoder::new(
+        hardpack::Limits::default().with(hardpack::Limit::AllocBytes, 64 << 10),
+    );
+    assert_eq!(
+        decoder.decode_ref(&doc).unwrap_err().limit(),
+        Some(hardpack::Limit::AllocBytes)
+    );
+    let e = decoder.from_slice::<hardpack::ValueRef>(&doc).unwrap_err();
+    assert_eq!(e.limit(), Some(hardpack::Limit::AllocBytes), "{e}");
+    // With room, it decodes.
+    let roomy = hardpack::Decoder::new(hardpack::Limits::default());
+    assert!(roomy.from_slice::<hardpack::ValueRef>(&doc).is_ok());
+}

@@ -25,16 +25,25 @@ impl<'de> Deserialize<'de> for ValueRef<'de> {
     }
 }
 
-/// Appends one value (and its descendants) to the tape.
+/// Appends one value (and its descendants) to the tape, and hands back a copy of the item
+/// it wrote for the value: that is the seed's `Value`, so a deserializer that charges
+/// `size_of` of what each element yields (hardpack's) charges every tape slot to its budget.
 struct Item<'t, 'de> {
     tape: &'t mut Vec<TapeItem<'de>>,
 }
 
 impl<'de> DeserializeSeed<'de> for Item<'_, 'de> {
-    type Value = ();
+    type Value = TapeItem<'de>;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<TapeItem<'de>, D::Error> {
         deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Item<'_, 'de> {
+    fn push(self, item: TapeItem<'de>) -> TapeItem<'de> {
+        self.tape.push(item);
+        item
     }
 }
 
@@ -46,77 +55,67 @@ fn not_borrowed<E: de::Error>(what: &str) -> E {
 }
 
 impl<'de> Visitor<'de> for Item<'_, 'de> {
-    type Value = ();
+    type Value = TapeItem<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any MessagePack value, its strs and bytes borrowed from the input")
     }
 
-    fn visit_unit<E>(self) -> Result<(), E> {
-        self.tape.push(TapeItem::Nil);
-        Ok(())
+    fn visit_unit<E>(self) -> Result<TapeItem<'de>, E> {
+        Ok(self.push(TapeItem::Nil))
     }
 
-    fn visit_none<E>(self) -> Result<(), E> {
-        self.tape.push(TapeItem::Nil);
-        Ok(())
+    fn visit_none<E>(self) -> Result<TapeItem<'de>, E> {
+        Ok(self.push(TapeItem::Nil))
     }
 
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<TapeItem<'de>, D::Error> {
         self.deserialize(d)
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
-        self.tape.push(TapeItem::Bool(v));
-        Ok(())
+    fn visit_bool<E>(self, v: bool) -> Result<TapeItem<'de>, E> {
+        Ok(self.push(TapeItem::Bool(v)))
     }
 
-    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
-        self.tape.push(TapeItem::Integer(Integer::from(v)));
-        Ok(())
+    fn visit_u64<E>(self, v: u64) -> Result<TapeItem<'de>, E> {
+        Ok(self.push(TapeItem::Integer(Integer::from(v))))
     }
 
-    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
-        self.tape.push(TapeItem::Integer(Integer::from(v)));
-        Ok(())
+    fn visit_i64<E>(self, v: i64) -> Result<TapeItem<'de>, E> {
+        Ok(self.push(TapeItem::Integer(Integer::from(v))))
     }
 
-    fn visit_f32<E>(self, v: f32) -> Result<(), E> {
-        self.tape.push(TapeItem::F32(v));
-        Ok(())
+    fn visit_f32<E>(self, v: f32) -> Result<TapeItem<'de>, E> {
+        Ok(self.push(TapeItem::F32(v)))
     }
 
-    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
-        self.tape.push(TapeItem::F64(v));
-        Ok(())
+    fn visit_f64<E>(self, v: f64) -> Result<TapeItem<'de>, E> {
+        Ok(self.push(TapeItem::F64(v)))
     }
 
-    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<(), E> {
-        self.tape.push(TapeItem::Str(v.as_bytes()));
-        Ok(())
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<TapeItem<'de>, E> {
+        Ok(self.push(TapeItem::Str(v.as_bytes())))
     }
 
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<TapeItem<'de>, E> {
         Err(not_borrowed("strs"))
     }
 
-    fn visit_borrowed_bytes<E>(self, v: &'de [u8]) -> Result<(), E> {
-        self.tape.push(TapeItem::Bin(v));
-        Ok(())
+    fn visit_borrowed_bytes<E>(self, v: &'de [u8]) -> Result<TapeItem<'de>, E> {
+        Ok(self.push(TapeItem::Bin(v)))
     }
 
-    fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<(), E> {
+    fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<TapeItem<'de>, E> {
         Err(not_borrowed("bytes"))
     }
 
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<TapeItem<'de>, D::Error> {
         // hardpack's (and rmp-serde's) ext: a newtype around (type, data).
         let item = d.deserialize_tuple(2, ExtVisitor)?;
-        self.tape.push(item);
-        Ok(())
+        Ok(self.push(item))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TapeItem<'de>, A::Error> {
         let at = self.tape.len();
         self.tape.push(TapeItem::Array { len: 0, end: 0 });
         let mut len = 0u32;
@@ -125,11 +124,10 @@ impl<'de> Visitor<'de> for Item<'_, 'de> {
                 .checked_add(1)
                 .ok_or_else(|| de::Error::custom("an array longer than MessagePack can hold"))?;
         }
-        close(self.tape, at, len);
-        Ok(())
+        Ok(close(self.tape, at, len))
     }
 
-    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<TapeItem<'de>, A::Error> {
         let at = self.tape.len();
         self.tape.push(TapeItem::Map { len: 0, end: 0 });
         let mut len = 0u32;
@@ -139,13 +137,12 @@ impl<'de> Visitor<'de> for Item<'_, 'de> {
                 .checked_add(1)
                 .ok_or_else(|| de::Error::custom("a map longer than MessagePack can hold"))?;
         }
-        close(self.tape, at, len);
-        Ok(())
+        Ok(close(self.tape, at, len))
     }
 }
 
-/// Sets the length and the end of the container opened at `at`.
-fn close(tape: &mut [TapeItem<'_>], at: usize, count: u32) {
+/// Sets the length and the end of the container opened at `at`; the item, closed.
+fn close<'de>(tape: &mut [TapeItem<'de>], at: usize, count: u32) -> TapeItem<'de> {
     let end = tape.len();
     match tape.get_mut(at) {
         Some(TapeItem::Array { len, end: e } | TapeItem::Map { len, end: e }) => {
@@ -154,6 +151,7 @@ fn close(tape: &mut [TapeItem<'_>], at: usize, count: u32) {
         }
         _ => crate::invariant::broken("closing a tape item that is not the container opened"),
     }
+    tape.get(at).copied().unwrap_or(TapeItem::Nil)
 }
 
 /// An ext's (type, data): its data borrowed, or a timestamp's parsed.
