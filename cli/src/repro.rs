@@ -223,6 +223,31 @@ pub struct TargetReport {
 }
 
 impl Report {
+    /// A report of one run on `payload` (no target, no stream details).
+    fn new(
+        name: &str,
+        surface: &'static str,
+        payload: &[u8],
+        limits: &Limits,
+        outcome: OutcomeReport,
+        cost: &alloc_meter::Cost,
+        depth_reached: usize,
+    ) -> Self {
+        Report {
+            payload: name.to_string(),
+            surface,
+            input_bytes: payload.len(),
+            limits: LimitsReport::of(limits),
+            outcome,
+            peak_heap_bytes: cost.peak_bytes,
+            allocations: cost.allocations,
+            elapsed_us: cost.elapsed.as_secs_f64() * 1e6,
+            depth_reached,
+            target: None,
+            stream: None,
+        }
+    }
+
     /// True when the payload decoded (or, through `validate`, was found valid).
     pub fn decoded(&self) -> bool {
         matches!(
@@ -293,19 +318,15 @@ pub fn repro(
         }
         Err(e) => (OutcomeReport::rejected(e), e.depth()),
     };
-    Report {
-        payload: name.to_string(),
-        surface: surface.name(),
-        input_bytes: payload.len(),
-        limits: LimitsReport::of(limits),
+    Report::new(
+        name,
+        surface.name(),
+        payload,
+        limits,
         outcome,
-        peak_heap_bytes: cost.peak_bytes,
-        allocations: cost.allocations,
-        elapsed_us: cost.elapsed.as_secs_f64() * 1e6,
+        &cost,
         depth_reached,
-        target: None,
-        stream: None,
-    }
+    )
 }
 
 /// Validates `payload` under `limits` (`Decoder::validate`): the decoder's verdict and what it
@@ -324,19 +345,15 @@ fn validate(name: &str, payload: &[u8], limits: &Limits) -> Report {
         ),
         Err(e) => (OutcomeReport::rejected(e), e.depth()),
     };
-    Report {
-        payload: name.to_string(),
-        surface: Surface::Validate.name(),
-        input_bytes: payload.len(),
-        limits: LimitsReport::of(limits),
+    Report::new(
+        name,
+        Surface::Validate.name(),
+        payload,
+        limits,
         outcome,
-        peak_heap_bytes: cost.peak_bytes,
-        allocations: cost.allocations,
-        elapsed_us: cost.elapsed.as_secs_f64() * 1e6,
+        &cost,
         depth_reached,
-        target: None,
-        stream: None,
-    }
+    )
 }
 
 /// Feeds `payload` to a `StreamDecoder` in pieces, taking (and dropping) each value as it
@@ -376,25 +393,23 @@ fn streamed(name: &str, payload: &[u8], limits: &Limits, options: StreamOptions)
         ),
         Err(e) => (OutcomeReport::rejected(e), e.depth().max(deepest)),
     };
-    Report {
-        payload: name.to_string(),
-        surface: Surface::Stream.name(),
-        input_bytes: payload.len(),
-        limits: LimitsReport::of(limits),
+    let mut report = Report::new(
+        name,
+        Surface::Stream.name(),
+        payload,
+        limits,
         outcome,
-        peak_heap_bytes: cost.peak_bytes,
-        allocations: cost.allocations,
-        elapsed_us: cost.elapsed.as_secs_f64() * 1e6,
+        &cost,
         depth_reached,
-        target: None,
-        stream: Some(StreamReport {
-            feed_bytes,
-            values,
-            bytes_consumed: stream.consumed(),
-            peak_buffered_bytes: stream.peak_buffered_bytes(),
-            max_buffer_bytes: LimitValue(stream.max_buffer_bytes()),
-        }),
-    }
+    );
+    report.stream = Some(StreamReport {
+        feed_bytes,
+        values,
+        bytes_consumed: stream.consumed(),
+        peak_buffered_bytes: stream.peak_buffered_bytes(),
+        max_buffer_bytes: LimitValue(stream.max_buffer_bytes()),
+    });
+    report
 }
 
 /// Runs `target`'s harness on `payload`, oracle included, and reports what the target did:
@@ -425,24 +440,22 @@ pub fn repro_target(name: &str, payload: &[u8], target: &'static Target) -> Repo
             (outcome, 0, "failed", message)
         }
     };
-    Report {
-        payload: name.to_string(),
-        surface: "target",
-        input_bytes: payload.len(),
-        limits: LimitsReport::of(&limits.unwrap_or_else(Limits::unlimited)),
+    let mut report = Report::new(
+        name,
+        "target",
+        payload,
+        &limits.unwrap_or_else(Limits::unlimited),
         outcome,
-        peak_heap_bytes: cost.peak_bytes,
-        allocations: cost.allocations,
-        elapsed_us: cost.elapsed.as_secs_f64() * 1e6,
+        &cost,
         depth_reached,
-        stream: None,
-        target: Some(TargetReport {
-            name: target.name,
-            structured: target.is_structured(),
-            oracle,
-            detail,
-        }),
-    }
+    );
+    report.target = Some(TargetReport {
+        name: target.name,
+        structured: target.is_structured(),
+        oracle,
+        detail,
+    });
+    report
 }
 
 impl OutcomeReport {
