@@ -143,7 +143,9 @@ impl StreamDecoder {
         &self.decoder
     }
 
-    /// Appends bytes that arrived. They are only read by [`next`](Self::next).
+    /// Appends bytes that arrived. They are only read by [`next`](Self::next). If the
+    /// allocator refuses the room for them, the stream fails with
+    /// [`ErrorKind::OutOfMemory`] (the next call to `next` returns it).
     pub fn feed(&mut self, bytes: &[u8]) {
         if self.failed.is_some() || self.finished {
             return;
@@ -154,6 +156,13 @@ impl StreamDecoder {
             self.buf.drain(..self.start);
             self.base = self.base.saturating_add(self.start);
             self.start = 0;
+        }
+        if self.buf.try_reserve(bytes.len()).is_err() {
+            // The allocator refused to hold what was fed: an error, not an abort.
+            let at = self.offset().saturating_add(self.held().len());
+            let kind = ErrorKind::OutOfMemory { bytes: bytes.len() };
+            self.fail(Error::new(kind, at, 0));
+            return;
         }
         self.buf.extend_from_slice(bytes);
     }
