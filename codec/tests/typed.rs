@@ -231,10 +231,10 @@ fn nested(variant: &str, levels: usize) -> Vec<u8> {
 #[test]
 fn a_million_deep_payload_into_a_recursive_type_is_refused_on_a_256_kib_stack() {
     // serde recurses through user code once per level. Measured by `examples/typed_stack`
-    // (bytes of stack per container level): debug 1,421 (Box), 2,087 (Vec), 2,527
-    // (HashMap); release 459, 406, 422. A 256 KiB thread holds the default max_depth of 128
-    // in release; in a debug build, 48.
-    let max_depth = if cfg!(debug_assertions) { 48 } else { 128 };
+    // (bytes of stack per container level): debug 2,034 (Box), 3,169 (Vec), 3,633
+    // (HashMap); release 535, 444, 468. A 256 KiB thread holds the default max_depth of 128
+    // in release; in a debug build, 32 with room to spare.
+    let max_depth = if cfg!(debug_assertions) { 32 } else { 128 };
     let decoder =
         hardpack::Decoder::new(hardpack::Limits::default().with(hardpack::Limit::Depth, max_depth));
     std::thread::Builder::new()
@@ -508,4 +508,53 @@ fn value_ref_through_serde_is_charged_for_its_tape() {
     // With room, it decodes.
     let roomy = hardpack::Decoder::new(hardpack::Limits::default());
     assert!(roomy.from_slice::<hardpack::ValueRef>(&doc).is_ok());
+}
+
+/// A type that reads part of what it is handed and returns: the key of a map's one entry
+/// (and not its value), or an enum's variant (and not its content).
+enum ReadsHalf {
+    MapKey,
+    EnumVariant,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for ReadsHalf {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        struct Half;
+        impl<'de> serde::de::Visitor<'de> for Half {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("anything")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+                map.next_key::<String>().map(drop)
+            }
+            fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+                data.variant::<String>().map(drop)
+            }
+        }
+        match self {
+            ReadsHalf::MapKey => deserializer.deserialize_map(Half),
+            ReadsHalf::EnumVariant => deserializer.deserialize_enum("E", &["A"], Half),
+        }
+    }
+}
+
+#[test]
+fn a_type_that_reads_half_an_entry_is_refused_where_the_entry_starts() {
+    use serde::de::DeserializeSeed as _;
+    // {"A": [1, 2]}: a key, then an array the type never reads.
+    let bytes = [0x81, 0xa1, b'A', 0x92, 0x01, 0x02];
+    for (seed, message) in [
+        (ReadsHalf::MapKey, "the type read a map key and not its value"),
+        (
+            ReadsHalf::EnumVariant,
+            "the type read an enum's variant and not its content",
+        ),
+    ] {
+        let mut de = hardpack::Deserializer::new(&bytes, &hardpack::Limits::default());
+        let err = seed.deserialize(&mut de).unwrap_err();
+        assert_eq!(err.to_string(), format!("{message} at byte 0, depth 0"));
+    }
 }

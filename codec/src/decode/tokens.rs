@@ -94,38 +94,6 @@ impl<'a> TokenReader<'a> {
         self.nesting.depth()
     }
 
-    /// Bytes not read yet.
-    #[inline]
-    #[cfg(feature = "serde")]
-    pub(crate) fn remaining(&self) -> usize {
-        self.cur.remaining()
-    }
-
-    /// Charges heap a consumer of the tokens allocates (typed decoding's) to the same budget
-    /// as the reader's own stack.
-    #[inline]
-    #[cfg(feature = "serde")]
-    pub(crate) fn charge(&mut self, bytes: usize) -> Result<(), Error> {
-        self.budget
-            .charge(bytes)
-            .map_err(|kind| Error::new(kind, self.cur.position(), self.nesting.depth()))
-    }
-
-    /// Bytes the budget has left.
-    #[inline]
-    #[cfg(feature = "serde")]
-    pub(crate) fn budget_left(&self) -> usize {
-        self.limits
-            .max_alloc_bytes
-            .saturating_sub(self.budget.used())
-    }
-
-    /// Bytes charged so far.
-    #[cfg(feature = "serde")]
-    pub(crate) fn charged(&self) -> usize {
-        self.budget.used()
-    }
-
     /// The next token and its offset; `Ok(None)` at the end of the input between values.
     #[inline]
     pub fn next_token(&mut self) -> Result<Option<(usize, Token<'a>)>, Error> {
