@@ -128,12 +128,14 @@ impl<'de> Deserializer<'de> {
     /// the read's locals cost no stack that recursion multiplies.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn next(&mut self) -> Result<(usize, usize, Token<'de>), Error> {
-        match self.peeked.take() {
-            Some(peeked) => Ok(peeked),
-            // Read straight through, not by way of `peeked`: a token stored there field by
-            // field and loaded back whole stalled on store forwarding.
-            None => self.read(),
+        if self.peeked.is_some() {
+            if let Some(peeked) = self.peeked.take() {
+                return Ok(peeked);
+            }
         }
+        // Read straight through, not by way of `peeked`: a token stored there field by
+        // field and loaded back whole stalled on store forwarding.
+        self.read()
     }
 
     /// The next token, read out of line: for the methods that recursion goes through
