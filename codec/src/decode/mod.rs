@@ -5,7 +5,7 @@ mod borrowed;
 pub(crate) mod budget;
 pub(crate) mod nesting;
 pub(crate) mod read;
-mod strict;
+pub(crate) mod strict;
 mod tokens;
 mod validate;
 

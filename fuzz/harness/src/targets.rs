@@ -761,6 +761,15 @@ pub fn strict(data: &[u8]) -> Outcome {
         &strict.decode_ref_prefix(payload),
         &verdict,
     );
+    // The typed path runs the same strict checks: the same verdict, and the same value.
+    let typed = strict.from_slice_prefix::<Value>(payload);
+    same_verdict("strict typed", &typed, &verdict);
+    if let (Ok((typed_value, typed_used)), Ok((value, stats))) = (&typed, &verdict) {
+        assert!(
+            typed_value == value && *typed_used == stats.consumed,
+            "strict typed decoded a different value or length"
+        );
+    }
     match verdict {
         Ok((value, stats)) => decoded(&value, stats.consumed),
         Err(e) => Outcome::Rejected(e),
