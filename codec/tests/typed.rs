@@ -558,3 +558,60 @@ fn a_type_that_reads_half_an_entry_is_refused_where_the_entry_starts() {
         assert_eq!(err.to_string(), format!("{message} at byte 0, depth 0"));
     }
 }
+
+#[test]
+fn a_strict_decoder_refuses_through_serde_what_it_refuses_as_a_value() {
+    use hardpack::{Decoder, ErrorKind};
+    use std::collections::BTreeMap;
+    let strict = Decoder::default().strict();
+    let lenient = Decoder::default();
+
+    // {"a": 1, "a": 2}: serde's map takes the last, a first-wins reader the first.
+    let duplicate = [0x82, 0xa1, b'a', 0x01, 0xa1, b'a', 0x02];
+    assert_eq!(
+        lenient.from_slice::<BTreeMap<String, u8>>(&duplicate).unwrap()["a"],
+        2
+    );
+    let err = strict
+        .from_slice::<BTreeMap<String, u8>>(&duplicate)
+        .unwrap_err();
+    assert_eq!(err.kind(), &ErrorKind::DuplicateKey { first_offset: 1 });
+    assert_eq!((err.offset(), err.depth()), (4, 1));
+
+    // The same two keys as the fields of a struct read from a map: strict mode finds a
+    // duplicate when its map ends, and serde's derive, which refuses one itself, first.
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Named {
+        a: u8,
+    }
+    let err = strict.from_slice::<Named>(&duplicate).unwrap_err();
+    assert_eq!(err.to_string(), "duplicate field `a` at byte 0, depth 0");
+
+    // 1 as a uint 16, inside a struct's array.
+    let wide_one = [0x91, 0xcd, 0x00, 0x01];
+    assert_eq!(lenient.from_slice::<(u16,)>(&wide_one).unwrap(), (1,));
+    let err = strict.from_slice::<(u16,)>(&wide_one).unwrap_err();
+    assert_eq!(
+        err.kind(),
+        &ErrorKind::NonCanonical {
+            marker: 0xcd,
+            smallest: 0x01
+        }
+    );
+    assert_eq!((err.offset(), err.depth()), (1, 1));
+
+    // {1: 2}: an integer key.
+    let int_key = [0x81, 0x01, 0x02];
+    assert!(lenient.from_slice::<BTreeMap<u8, u8>>(&int_key).is_ok());
+    let err = strict.from_slice::<BTreeMap<u8, u8>>(&int_key).unwrap_err();
+    assert_eq!(err.kind(), &ErrorKind::NonStrKey);
+    assert_eq!(err.offset(), 1);
+
+    // What strict mode accepts reads the same as leniently.
+    let canonical = hardpack::to_vec(&BTreeMap::from([("a", 1u8), ("b", 2)])).unwrap();
+    assert_eq!(
+        strict.from_slice::<BTreeMap<String, u8>>(&canonical).unwrap(),
+        lenient.from_slice::<BTreeMap<String, u8>>(&canonical).unwrap()
+    );
+}
