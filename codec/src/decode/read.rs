@@ -65,24 +65,30 @@ pub(crate) fn check_len(limits: &Limits, limit: Limit, claimed: usize) -> Result
 }
 
 /// Reads items from the input into a sink, checking each.
-pub(crate) struct Reader<'a, 'l> {
+pub(crate) struct Reader<'a> {
     cur: Cursor<'a>,
-    limits: &'l Limits,
+    limits: Limits,
     invalid_utf8: InvalidUtf8,
 }
 
-impl<'a, 'l> Reader<'a, 'l> {
-    pub(crate) fn new(input: &'a [u8], limits: &'l Limits, invalid_utf8: InvalidUtf8) -> Self {
+impl<'a> Reader<'a> {
+    pub(crate) fn new(input: &'a [u8], limits: &Limits, invalid_utf8: InvalidUtf8) -> Self {
         Self::resume(Cursor::new(input), limits, invalid_utf8)
     }
 
     /// A reader that goes on from `cur`.
-    pub(crate) fn resume(cur: Cursor<'a>, limits: &'l Limits, invalid_utf8: InvalidUtf8) -> Self {
+    pub(crate) fn resume(cur: Cursor<'a>, limits: &Limits, invalid_utf8: InvalidUtf8) -> Self {
         Reader {
             cur,
-            limits,
+            limits: limits.clone(),
             invalid_utf8,
         }
+    }
+
+    /// The limits it reads under.
+    #[inline(always)]
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// Where the reader is.
@@ -151,7 +157,7 @@ impl<'a, 'l> Reader<'a, 'l> {
     fn check(&self, limit: Limit, claimed: u32) -> Result<usize, ErrorKind> {
         // A u32 always fits usize on the 32- and 64-bit targets this crate supports.
         check_len(
-            self.limits,
+            &self.limits,
             limit,
             usize::try_from(claimed).unwrap_or(usize::MAX),
         )
@@ -256,7 +262,7 @@ impl<'a, 'l> Reader<'a, 'l> {
                 InvalidUtf8::Reject => Err(ErrorKind::InvalidUtf8 {
                     valid_up_to: e.valid_up_to(),
                 }),
-                InvalidUtf8::Replace => sink.invalid_str(bytes, self.limits),
+                InvalidUtf8::Replace => sink.invalid_str(bytes, &self.limits),
             },
         }
     }
@@ -264,7 +270,7 @@ impl<'a, 'l> Reader<'a, 'l> {
     /// Depth against `max_depth`: a container opening here would be at one more than the
     /// containers already open.
     fn check_depth(&self, sink: &impl Sink<'a>) -> Result<(), ErrorKind> {
-        check_len(self.limits, Limit::Depth, sink.depth().saturating_add(1)).map(drop)
+        check_len(&self.limits, Limit::Depth, sink.depth().saturating_add(1)).map(drop)
     }
 
     /// Refuses a container whose children could not fit in the input left: each needs a byte,

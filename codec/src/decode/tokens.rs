@@ -13,7 +13,6 @@ use crate::limits::Limits;
 use crate::value::leaf::ShortText;
 use crate::value::token::{narrow, Token};
 use crate::value::Value;
-use crate::wire::cursor::Cursor;
 
 /// The open containers' counts, in a vector grown by doubling when a container opens past
 /// its length: at most twice `max_depth` entries, every growth charged to the budget first.
@@ -63,8 +62,7 @@ pub(crate) fn grow_nesting(
 /// # Ok::<(), hardpack::Error>(())
 /// ```
 pub struct TokenReader<'a> {
-    cur: Cursor<'a>,
-    limits: Limits,
+    reader: Reader<'a>,
     nesting: Nesting<Vec<usize>>,
     budget: Budget,
     failed: bool,
@@ -74,8 +72,7 @@ impl<'a> TokenReader<'a> {
     /// A reader at the start of `input`, under `limits`.
     pub fn new(input: &'a [u8], limits: &Limits) -> Self {
         TokenReader {
-            cur: Cursor::new(input),
-            limits: limits.clone(),
+            reader: Reader::new(input, limits, InvalidUtf8::Reject),
             nesting: Nesting::new(Vec::new()),
             budget: Budget::new(limits.max_alloc_bytes),
             failed: false,
@@ -85,7 +82,7 @@ impl<'a> TokenReader<'a> {
     /// Bytes read so far: after the last token, the end of what it took.
     #[inline]
     pub fn position(&self) -> usize {
-        self.cur.position()
+        self.reader.cursor().position()
     }
 
     /// Containers open around the next token.
@@ -97,23 +94,21 @@ impl<'a> TokenReader<'a> {
     /// The next token and its offset; `Ok(None)` at the end of the input between values.
     #[inline]
     pub fn next_token(&mut self) -> Result<Option<(usize, Token<'a>)>, Error> {
-        if self.failed || (self.cur.remaining() == 0 && self.nesting.depth() == 0) {
+        if self.failed || (self.reader.cursor().remaining() == 0 && self.nesting.depth() == 0) {
             return Ok(None);
         }
-        let offset = self.cur.position();
+        let offset = self.reader.cursor().position();
         let mut sink = PullSink {
             nesting: &mut self.nesting,
             budget: &mut self.budget,
             token: None,
         };
-        let mut reader = Reader::resume(self.cur.clone(), &self.limits, InvalidUtf8::Reject);
-        match reader.step(&mut sink, None) {
+        match self.reader.step(&mut sink, None) {
             Ok(_) => {
                 let token = sink.token.unwrap_or_else(|| {
                     crate::invariant::broken("a read step that handed out no token");
                     Token::Nil
                 });
-                self.cur = reader.cursor().clone();
                 Ok(Some((offset, token)))
             }
             Err(e) => {

@@ -29,7 +29,6 @@ use crate::decode::{Decoder, InvalidUtf8};
 use crate::value::leaf::ShortText;
 use crate::value::token::narrow;
 use crate::value::Value;
-use crate::wire::cursor::Cursor;
 use crate::wire::header::marker;
 use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
@@ -70,8 +69,9 @@ pub const HINT_ELEMENT_BYTES: usize = 64;
 
 /// Reads serde values from MessagePack, borrowing strs and bins from the input.
 pub struct Deserializer<'de, const STRICT: bool = false> {
-    cur: Cursor<'de>,
-    limits: Limits,
+    /// The one reader, kept whole between items: rebuilt for each item from a copied cursor,
+    /// it lived in memory and cost a load and a store of each field an item.
+    reader: Reader<'de>,
     open: OpenContainers,
     budget: Budget,
     /// Strict mode's state (empty, never touched, when `STRICT` is false).
@@ -96,8 +96,7 @@ impl<'de> Deserializer<'de> {
     /// A deserializer of `input` under `limits`.
     pub fn new(input: &'de [u8], limits: &Limits) -> Self {
         Deserializer {
-            cur: Cursor::new(input),
-            limits: limits.clone(),
+            reader: Reader::new(input, limits, InvalidUtf8::Reject),
             open: OpenContainers::default(),
             budget: Budget::new(limits.max_alloc_bytes),
             strict: Strict::new(),
@@ -109,8 +108,7 @@ impl<'de> Deserializer<'de> {
     /// form the encoder writes for it, every map key a str, no key twice in one map.
     pub fn strict(self) -> Deserializer<'de, true> {
         Deserializer {
-            cur: self.cur,
-            limits: self.limits,
+            reader: self.reader,
             open: self.open,
             budget: self.budget,
             strict: self.strict,
@@ -124,7 +122,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     pub fn position(&self) -> usize {
         match self.peeked {
             Some((offset, ..)) => offset,
-            None => self.cur.position(),
+            None => self.reader.cursor().position(),
         }
     }
 
@@ -172,7 +170,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     fn read(&mut self) -> Result<(usize, usize, Token<'de>), Error> {
         // Strict mode is a type parameter, not a field tested per item: a branch to a strict
         // read beside the lenient one made lenient typed decoding a third slower.
-        let offset = self.cur.position();
+        let offset = self.reader.cursor().position();
         let depth = self.open.depth;
         let mut sink = TypedSink {
             open: &mut self.open,
@@ -180,13 +178,11 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
             token: None,
         };
         let strict = if STRICT { Some(&mut self.strict) } else { None };
-        let mut reader = Reader::resume(self.cur.clone(), &self.limits, InvalidUtf8::Reject);
-        reader.step(&mut sink, strict)?;
+        self.reader.step(&mut sink, strict)?;
         let token = sink.token.unwrap_or_else(|| {
             crate::invariant::broken("a read step that handed out no token");
             Token::Nil
         });
-        self.cur = reader.cursor().clone();
         Ok((offset, depth, token))
     }
 
@@ -200,14 +196,14 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     fn charge(&mut self, bytes: usize) -> Result<(), Error> {
         self.budget
             .charge(bytes)
-            .map_err(|kind| Error::new(kind, self.cur.position(), self.open.depth))
+            .map_err(|kind| Error::new(kind, self.reader.cursor().position(), self.open.depth))
     }
 
     /// The most elements worth hinting: no more than `left`, than the input can hold (a byte
     /// each), or than the budget has room for at [`HINT_ELEMENT_BYTES`] each.
     fn hint(&self, left: usize) -> usize {
-        let budget_left = self.limits.max_alloc_bytes.saturating_sub(self.budget.used());
-        left.min(self.cur.remaining())
+        let budget_left = (self.reader.limits().max_alloc_bytes).saturating_sub(self.budget.used());
+        left.min(self.reader.cursor().remaining())
             .min(budget_left / HINT_ELEMENT_BYTES)
     }
 
@@ -502,7 +498,7 @@ impl<'de, const STRICT: bool> de::MapAccess<'de> for Entries<'_, 'de, STRICT> {
 
     fn size_hint(&self) -> Option<usize> {
         // Two items an entry.
-        Some(self.de.hint(self.left).min(self.de.cur.remaining() / 2))
+        Some(self.de.hint(self.left).min(self.de.reader.cursor().remaining() / 2))
     }
 }
 
@@ -547,7 +543,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         // A look at the marker, not a read: a present value is read once, by its own type.
         let nil = match self.peeked {
             Some((_, _, token)) => token == Token::Nil,
-            None => self.cur.peek_u8() == Some(marker::NIL),
+            None => self.reader.cursor().peek_u8() == Some(marker::NIL),
         };
         if nil {
             let (offset, depth, _) = self.next_outlined()?;
