@@ -15,6 +15,12 @@ pub struct Timestamp {
 }
 
 impl Timestamp {
+    /// 1970-01-01T00:00:00Z.
+    pub const UNIX_EPOCH: Timestamp = Timestamp {
+        seconds: 0,
+        nanoseconds: 0,
+    };
+
     /// A timestamp, or `None` when `nanoseconds` is above 999,999,999.
     pub const fn new(seconds: i64, nanoseconds: u32) -> Option<Self> {
         if nanoseconds > MAX_NANOS {

@@ -27,13 +27,12 @@ use crate::decode::read::{Reader, Sink};
 use crate::decode::strict::Strict;
 use crate::decode::{Decoder, InvalidUtf8};
 use crate::value::leaf::ShortText;
-use crate::value::token::narrow;
 use crate::value::Value;
 use crate::wire::header::marker;
 use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
 use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
-use crate::value::token::{wide, Token};
+use crate::value::token::Token;
 
 /// Where serde's own errors (made without a position) are placed until the deserializer
 /// knows the position: replaced by the offset of the item being read.
@@ -77,7 +76,7 @@ pub struct Deserializer<'de, const STRICT: bool = false> {
     /// Strict mode's state (empty, never touched, when `STRICT` is false).
     strict: Strict<'de>,
     /// The next token, its offset and the depth it is at, once looked at.
-    peeked: Option<(usize, usize, Token<'de>)>,
+    peeked: Option<Item<'de>>,
 }
 
 /// The open containers of a typed decode, as two counts. serde's recursion keeps each open
@@ -121,7 +120,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     /// Bytes read so far.
     pub fn position(&self) -> usize {
         match self.peeked {
-            Some((offset, ..)) => offset,
+            Some(item) => item.offset,
             None => self.reader.cursor().position(),
         }
     }
@@ -131,20 +130,20 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         self.budget.used()
     }
 
-    /// The next token: its offset, the depth it is at, and the token.
-    fn peek(&mut self) -> Result<(usize, usize, Token<'de>), Error> {
+    /// The next item, left to be read again.
+    fn peek(&mut self) -> Result<Item<'de>, Error> {
         if let Some(peeked) = self.peeked {
             return Ok(peeked);
         }
-        let token = self.next_in_recursion()?;
-        self.peeked = Some(token);
-        Ok(token)
+        let item = self.next_in_recursion()?;
+        self.peeked = Some(item);
+        Ok(item)
     }
 
     /// The next token, read inline: for the methods of leaf types (ints, strs, bytes), where
     /// the read's locals cost no stack that recursion multiplies.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn next(&mut self) -> Result<(usize, usize, Token<'de>), Error> {
+    fn next(&mut self) -> Result<Item<'de>, Error> {
         if self.peeked.is_some() {
             if let Some(peeked) = self.peeked.take() {
                 return Ok(peeked);
@@ -162,7 +161,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     /// read back as 16 bytes) and the stack a level grows only by 8-72 bytes inlined.
     #[cfg_attr(debug_assertions, inline(never))]
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn next_in_recursion(&mut self) -> Result<(usize, usize, Token<'de>), Error> {
+    fn next_in_recursion(&mut self) -> Result<Item<'de>, Error> {
         self.next()
     }
 
@@ -171,23 +170,18 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     /// a debug build keeps each inlined local in its own stack slot, which multiplied the
     /// stack a level of recursion takes.)
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn read(&mut self) -> Result<(usize, usize, Token<'de>), Error> {
+    fn read(&mut self) -> Result<Item<'de>, Error> {
         // Strict mode is a type parameter, not a field tested per item: a branch to a strict
         // read beside the lenient one made lenient typed decoding a third slower.
-        let offset = self.reader.cursor().position();
-        let depth = self.open.depth;
+        let start = Item::at(self.reader.cursor().position(), self.open.depth);
         let mut sink = TypedSink {
             open: &mut self.open,
             budget: &mut self.budget,
-            token: None,
+            item: start,
         };
         let strict = if STRICT { Some(&mut self.strict) } else { None };
         self.reader.step(&mut sink, strict)?;
-        let token = sink.token.unwrap_or_else(|| {
-            crate::invariant::broken("a read step that handed out no token");
-            Token::Nil
-        });
-        Ok((offset, depth, token))
+        Ok(sink.item)
     }
 
     /// A container the reader opened has had all its children read.
@@ -223,50 +217,48 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         } else {
             self.next_in_recursion()?
         };
-        self.visit_token(visitor, read, charge_text)
+        self.visit_item(visitor, read, charge_text)
     }
 
-    /// Calls `visit` for a token read, with what it holds, placing serde's errors there.
-    fn visit_token<V: Visitor<'de>>(
+    /// Calls `visit` for an item read, with what it holds, placing serde's errors there.
+    fn visit_item<V: Visitor<'de>>(
         &mut self,
         visitor: V,
-        (offset, depth, token): (usize, usize, Token<'de>),
+        item: Item<'de>,
         charge_text: bool,
     ) -> Result<V::Value, Error> {
-        let result = match token {
-            Token::Nil => visitor.visit_unit(),
-            Token::Bool(b) => visitor.visit_bool(b),
-            Token::Integer(n) => match (n.as_u64(), n.as_i64()) {
-                (Some(u), _) => visitor.visit_u64(u),
-                (None, Some(i)) => visitor.visit_i64(i),
-                (None, None) => Err(de::Error::custom("an integer out of range")),
-            },
-            Token::F32(x) => visitor.visit_f32(x),
-            Token::F64(x) => visitor.visit_f64(x),
-            Token::Str(s) => {
+        let (offset, depth) = (item.offset, item.depth);
+        let result = match item.kind {
+            Kind::Nil => visitor.visit_unit(),
+            Kind::Bool => visitor.visit_bool(item.word != 0),
+            Kind::Uint => visitor.visit_u64(item.word),
+            Kind::Int => visitor.visit_i64(i64::from_ne_bytes(item.word.to_ne_bytes())),
+            Kind::F32 => visitor.visit_f32(f32::from_bits(narrow_word(item.word))),
+            Kind::F64 => visitor.visit_f64(f64::from_bits(item.word)),
+            Kind::Str => {
                 if charge_text {
-                    self.charge(s.len())?;
+                    self.charge(item.text.len())?;
                 }
-                visitor.visit_borrowed_str(s)
+                visitor.visit_borrowed_str(item.text)
             }
-            Token::Bin(b) => {
+            Kind::Bin => {
                 if charge_text {
-                    self.charge(b.len())?;
+                    self.charge(item.bytes.len())?;
                 }
-                visitor.visit_borrowed_bytes(b)
+                visitor.visit_borrowed_bytes(item.bytes)
             }
-            Token::Ext(t, data) => {
+            Kind::Ext => {
                 // Whatever reads an ext (Value's visitor, rmp-serde's ext types) copies its
                 // data: charged on every path, not only through deserialize_any.
-                self.charge(data.len())?;
-                visitor.visit_newtype_struct(ExtParts::new(t, data))
+                self.charge(item.bytes.len())?;
+                visitor.visit_newtype_struct(ExtParts::new(item.ext_type(), item.bytes))
             }
-            Token::Timestamp(ts) => {
-                self.charge(ts.to_ext_payload().1)?;
-                visitor.visit_newtype_struct(ExtParts::timestamp(ts))
+            Kind::Timestamp => {
+                self.charge(item.timestamp.to_ext_payload().1)?;
+                visitor.visit_newtype_struct(ExtParts::timestamp(item.timestamp))
             }
-            Token::Array(n) => self.visit_seq(visitor, wide(n), offset, depth),
-            Token::Map(n) => self.visit_map(visitor, wide(n), offset, depth),
+            Kind::Array => self.visit_seq(visitor, item.len(), offset, depth),
+            Kind::Map => self.visit_map(visitor, item.len(), offset, depth),
         };
         result.map_err(|e| e.placed(offset, depth))
     }
@@ -358,11 +350,149 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     }
 }
 
-/// Holds the one token a read step hands out, and counts the item in the open containers.
+/// What one read step handed out, as plain fields. (Not the [`Token`] enum: an enum moved
+/// from the read to the visit went through memory, written a field at a time and loaded 16
+/// bytes at a time, and stalled on store forwarding; a struct of scalars stays in registers.)
+#[derive(Clone, Copy)]
+struct Item<'a> {
+    /// Where the item starts.
+    offset: usize,
+    /// The containers open around it.
+    depth: usize,
+    kind: Kind,
+    /// A bool (0 or 1), an integer (an `Int`'s bits), a float's bits, an array's or map's
+    /// count, an ext's type (its byte).
+    word: u64,
+    text: &'a str,
+    /// A bin's bytes, an ext's data.
+    bytes: &'a [u8],
+    timestamp: Timestamp,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Nil,
+    Bool,
+    /// A non-negative integer.
+    Uint,
+    /// A negative integer.
+    Int,
+    F32,
+    F64,
+    Str,
+    Bin,
+    Ext,
+    Timestamp,
+    Array,
+    Map,
+}
+
+impl<'a> Item<'a> {
+    /// An item at `offset` and `depth`, its content still to be read.
+    #[inline(always)]
+    fn at(offset: usize, depth: usize) -> Self {
+        Item {
+            offset,
+            depth,
+            kind: Kind::Nil,
+            word: 0,
+            text: "",
+            bytes: &[],
+            timestamp: Timestamp::UNIX_EPOCH,
+        }
+    }
+
+    #[inline(always)]
+    fn set_scalar(&mut self, value: &Value) {
+        match *value {
+            Value::Nil => self.kind = Kind::Nil,
+            Value::Bool(b) => {
+                self.kind = Kind::Bool;
+                self.word = u64::from(b);
+            }
+            Value::Integer(n) => match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => {
+                    self.kind = Kind::Uint;
+                    self.word = u;
+                }
+                (None, Some(i)) => {
+                    self.kind = Kind::Int;
+                    self.word = u64::from_ne_bytes(i.to_ne_bytes());
+                }
+                (None, None) => crate::invariant::broken("an integer neither u64 nor i64"),
+            },
+            Value::F32(x) => {
+                self.kind = Kind::F32;
+                self.word = u64::from(x.to_bits());
+            }
+            Value::F64(x) => {
+                self.kind = Kind::F64;
+                self.word = x.to_bits();
+            }
+            Value::Timestamp(ts) => {
+                self.kind = Kind::Timestamp;
+                self.timestamp = ts;
+            }
+            _ => crate::invariant::broken("a scalar item that owns heap"),
+        }
+    }
+
+    /// An array's or map's count.
+    #[inline(always)]
+    fn len(&self) -> usize {
+        usize::try_from(self.word).unwrap_or(usize::MAX)
+    }
+
+    fn ext_type(&self) -> i8 {
+        i8::from_ne_bytes([self.word.to_ne_bytes()[0]])
+    }
+
+    /// The item as a [`Token`], for messages.
+    fn token(&self) -> Token<'a> {
+        match self.kind {
+            Kind::Nil => Token::Nil,
+            Kind::Bool => Token::Bool(self.word != 0),
+            Kind::Uint => Token::Integer(self.word.into()),
+            Kind::Int => Token::Integer(i64::from_ne_bytes(self.word.to_ne_bytes()).into()),
+            Kind::F32 => Token::F32(f32::from_bits(narrow_word(self.word))),
+            Kind::F64 => Token::F64(f64::from_bits(self.word)),
+            Kind::Str => Token::Str(self.text),
+            Kind::Bin => Token::Bin(self.bytes),
+            Kind::Ext => Token::Ext(self.ext_type(), self.bytes),
+            Kind::Timestamp => Token::Timestamp(self.timestamp),
+            Kind::Array => Token::Array(u32::try_from(self.word).unwrap_or(u32::MAX)),
+            Kind::Map => Token::Map(u32::try_from(self.word).unwrap_or(u32::MAX)),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self.token() {
+            Token::Nil => "nil".to_string(),
+            Token::Bool(_) => "a bool".to_string(),
+            Token::Integer(_) => "an integer".to_string(),
+            Token::F32(_) | Token::F64(_) => "a float".to_string(),
+            Token::Str(_) => "a str".to_string(),
+            Token::Bin(_) => "a bin".to_string(),
+            Token::Ext(..) => "an ext".to_string(),
+            Token::Timestamp(_) => "a timestamp".to_string(),
+            Token::Array(n) => format!("an array of {n}"),
+            Token::Map(n) => format!("a map of {n}"),
+        }
+    }
+}
+
+/// The low 32 bits of a word (an f32's bits).
+#[inline(always)]
+fn narrow_word(word: u64) -> u32 {
+    let [a, b, c, d, ..] = word.to_le_bytes();
+    u32::from_le_bytes([a, b, c, d])
+}
+
+/// Holds the one item a read step hands out, and counts it in the open containers.
 struct TypedSink<'s, 'a> {
     open: &'s mut OpenContainers,
     budget: &'s mut Budget,
-    token: Option<Token<'a>>,
+    item: Item<'a>,
 }
 
 impl TypedSink<'_, '_> {
@@ -390,7 +520,7 @@ impl<'a> Sink<'a> for TypedSink<'_, 'a> {
 
     #[inline(always)]
     fn scalar(&mut self, value: Value) -> bool {
-        self.token = Some(Token::from_scalar(&value));
+        self.item.set_scalar(&value);
         core::mem::forget(value);
         self.item_done()
     }
@@ -402,7 +532,8 @@ impl<'a> Sink<'a> for TypedSink<'_, 'a> {
 
     #[inline(always)]
     fn str(&mut self, text: &'a str) -> Result<bool, ErrorKind> {
-        self.token = Some(Token::Str(text));
+        self.item.kind = Kind::Str;
+        self.item.text = text;
         Ok(self.item_done())
     }
 
@@ -413,23 +544,23 @@ impl<'a> Sink<'a> for TypedSink<'_, 'a> {
 
     #[inline(always)]
     fn bin(&mut self, bytes: &'a [u8]) -> Result<bool, ErrorKind> {
-        self.token = Some(Token::Bin(bytes));
+        self.item.kind = Kind::Bin;
+        self.item.bytes = bytes;
         Ok(self.item_done())
     }
 
     #[inline(always)]
     fn ext(&mut self, ext_type: i8, data: &'a [u8]) -> Result<bool, ErrorKind> {
-        self.token = Some(Token::Ext(ext_type, data));
+        self.item.kind = Kind::Ext;
+        self.item.word = u64::from(ext_type.to_ne_bytes()[0]);
+        self.item.bytes = data;
         Ok(self.item_done())
     }
 
     #[inline(always)]
     fn open(&mut self, is_map: bool, len: usize) -> Result<bool, ErrorKind> {
-        self.token = Some(if is_map {
-            Token::Map(narrow(len))
-        } else {
-            Token::Array(narrow(len))
-        });
+        self.item.kind = if is_map { Kind::Map } else { Kind::Array };
+        self.item.word = u64::try_from(len).unwrap_or(u64::MAX);
         if len == 0 {
             return Ok(self.item_done());
         }
@@ -546,14 +677,14 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         // A look at the marker, not a read: a present value is read once, by its own type.
         let nil = match self.peeked {
-            Some((_, _, token)) => token == Token::Nil,
+            Some(item) => item.kind == Kind::Nil,
             None => self.reader.cursor().peek_u8() == Some(marker::NIL),
         };
         if nil {
-            let (offset, depth, _) = self.next_in_recursion()?;
+            let item = self.next_in_recursion()?;
             return visitor
                 .visit_none()
-                .map_err(|e: Error| e.placed(offset, depth));
+                .map_err(|e: Error| e.placed(item.offset, item.depth));
         }
         visitor.visit_some(self)
     }
@@ -564,12 +695,12 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         visitor: V,
     ) -> Result<V::Value, Error> {
         // rmp-serde writes a unit struct as an empty array.
-        let (offset, depth, token) = self.peek()?;
-        if token == Token::Array(0) {
+        let item = self.peek()?;
+        if item.kind == Kind::Array && item.len() == 0 {
             self.peeked = None;
             return visitor
                 .visit_unit()
-                .map_err(|e: Error| e.placed(offset, depth));
+                .map_err(|e: Error| e.placed(item.offset, item.depth));
         }
         self.visit_next::<false, V>(visitor, false)
     }
@@ -617,10 +748,11 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        let (offset, depth, token) = self.next_in_recursion()?;
-        let result = match token {
-            Token::Str(variant) => visitor.visit_enum(variant.into_deserializer()),
-            Token::Map(1) => {
+        let item = self.next_in_recursion()?;
+        let (offset, depth) = (item.offset, item.depth);
+        let result = match item.kind {
+            Kind::Str => visitor.visit_enum(item.text.into_deserializer()),
+            Kind::Map if item.len() == 1 => {
                 // The entry's two items are read when the open containers expect two fewer.
                 let entry_read_at = self.open.pending.saturating_sub(2);
                 let variant = visitor.visit_enum(VariantOf { de: &mut *self })?;
@@ -639,7 +771,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
             }
             _ => Err(de::Error::custom(format!(
                 "expected an enum (a str, or a map of one entry), found {}",
-                describe(token)
+                item.describe()
             ))),
         };
         result.map_err(|e: Error| e.placed(offset, depth))
@@ -650,20 +782,6 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
     }
 }
 
-fn describe(token: Token<'_>) -> String {
-    match token {
-        Token::Nil => "nil".to_string(),
-        Token::Bool(_) => "a bool".to_string(),
-        Token::Integer(_) => "an integer".to_string(),
-        Token::F32(_) | Token::F64(_) => "a float".to_string(),
-        Token::Str(_) => "a str".to_string(),
-        Token::Bin(_) => "a bin".to_string(),
-        Token::Ext(..) => "an ext".to_string(),
-        Token::Timestamp(_) => "a timestamp".to_string(),
-        Token::Array(n) => format!("an array of {n}"),
-        Token::Map(n) => format!("a map of {n}"),
-    }
-}
 
 /// An enum written as a one-entry map: the key names the variant, the value is its content.
 struct VariantOf<'a, 'de, const STRICT: bool> {
