@@ -339,7 +339,10 @@ pub fn decode_limits(data: &[u8]) -> Outcome {
         (Err(_), Err(_)) => {}
     }
     match &result {
-        Ok(decoded) => check_decoded(&decoded.value, &limits),
+        Ok(decoded) => {
+            check_decoded(&decoded.value, &limits);
+            check_documented_charge(decoded);
+        }
         Err(e) => {
             if let ErrorKind::LimitExceeded {
                 limit,
@@ -401,6 +404,85 @@ fn decode_within_budget(
         stats,
         held_bytes: cost.kept_bytes,
     })
+}
+
+/// The bounds the README documents for a decode, checked exactly on each decoded value: it
+/// charges its containers' slots (one `Value` an element, two an entry) and drop reserves,
+/// the bytes of each str longer than inline text, each non-empty bin and each ext (with its
+/// type byte), and the stack of open containers (grown 4, 8, 16... entries as deep as the value
+/// goes), and nothing else; its container slots take at most one `Value` per input byte. A
+/// decoder that reserved or charged twice what it should, or once too little, fails here.
+fn check_documented_charge(decoded: &Decoded) {
+    let (value_charge, slot_bytes, deepest) = documented_charge(&decoded.value);
+    let stack = open_stack_charge(deepest);
+    assert_eq!(
+        decoded.stats.charged_bytes,
+        value_charge + stack,
+        "the decode charged {} bytes; its value accounts for {value_charge} and its \
+         {deepest}-deep stack of open containers for {stack}",
+        decoded.stats.charged_bytes
+    );
+    let bound = std::mem::size_of::<Value>() * decoded.stats.consumed;
+    assert!(
+        slot_bytes <= bound,
+        "containers reserved {slot_bytes} bytes of slots for {} input bytes (at most one \
+         Value per byte: {bound})",
+        decoded.stats.consumed
+    );
+}
+
+/// What decoding `value` charges for the value itself, from the value alone (see
+/// [`check_documented_charge`]): the charge, the container slot bytes within it, and the
+/// deepest nesting of non-empty containers.
+fn documented_charge(value: &Value) -> (usize, usize, usize) {
+    let (mut charge, mut slots, mut deepest) = (0, 0, 0);
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, depth)) = stack.pop() {
+        match v {
+            Value::Array(items) if !items.is_empty() => {
+                slots += items.len() * std::mem::size_of::<Value>();
+                charge += hardpack::DROP_RESERVE_PER_CONTAINER;
+                deepest = deepest.max(depth + 1);
+                stack.extend(items.iter().map(|c| (c, depth + 1)));
+            }
+            Value::Map(entries) if !entries.is_empty() => {
+                slots += entries.len() * std::mem::size_of::<(Value, Value)>();
+                charge += hardpack::DROP_RESERVE_PER_CONTAINER;
+                deepest = deepest.max(depth + 1);
+                for (k, c) in entries.iter() {
+                    stack.push((k, depth + 1));
+                    stack.push((c, depth + 1));
+                }
+            }
+            Value::Str(s) if s.len() > hardpack::Str::INLINE_CAPACITY => charge += s.len(),
+            Value::Bin(b) => charge += b.len(),
+            Value::Ext(e) => charge += e.data().len() + 1,
+            _ => {}
+        }
+    }
+    (charge + slots, slots, deepest)
+}
+
+/// What a decode charges for its stack of open containers when they nest `deepest` deep:
+/// none for no container, else room for 4 entries doubled until it holds `deepest`. The
+/// bytes an entry takes are measured once, on `[0]` (one container: 4 entries).
+fn open_stack_charge(deepest: usize) -> usize {
+    static ENTRY_BYTES: OnceLock<usize> = OnceLock::new();
+    let entry = *ENTRY_BYTES.get_or_init(|| {
+        let (value, stats) = Decoder::default()
+            .decode_with_stats(&[0x91, 0x00])
+            .expect("[0] decodes");
+        let (value_charge, _, _) = documented_charge(&value);
+        (stats.charged_bytes - value_charge) / 4
+    });
+    if deepest == 0 {
+        return 0;
+    }
+    let mut entries = 4;
+    while entries < deepest {
+        entries *= 2;
+    }
+    entries * entry
 }
 
 /// A value from [`decode_within_budget`].
