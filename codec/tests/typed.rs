@@ -547,7 +547,10 @@ fn a_type_that_reads_half_an_entry_is_refused_where_the_entry_starts() {
     // {"A": [1, 2]}: a key, then an array the type never reads.
     let bytes = [0x81, 0xa1, b'A', 0x92, 0x01, 0x02];
     for (seed, message) in [
-        (ReadsHalf::MapKey, "the type read a map key and not its value"),
+        (
+            ReadsHalf::MapKey,
+            "the type read a map key and not its value",
+        ),
         (
             ReadsHalf::EnumVariant,
             "the type read an enum's variant and not its content",
@@ -569,7 +572,9 @@ fn a_strict_decoder_refuses_through_serde_what_it_refuses_as_a_value() {
     // {"a": 1, "a": 2}: serde's map takes the last, a first-wins reader the first.
     let duplicate = [0x82, 0xa1, b'a', 0x01, 0xa1, b'a', 0x02];
     assert_eq!(
-        lenient.from_slice::<BTreeMap<String, u8>>(&duplicate).unwrap()["a"],
+        lenient
+            .from_slice::<BTreeMap<String, u8>>(&duplicate)
+            .unwrap()["a"],
         2
     );
     let err = strict
@@ -611,7 +616,11 @@ fn a_strict_decoder_refuses_through_serde_what_it_refuses_as_a_value() {
     // What strict mode accepts reads the same as leniently.
     let canonical = hardpack::to_vec(&BTreeMap::from([("a", 1u8), ("b", 2)])).unwrap();
     assert_eq!(
-        strict.from_slice::<BTreeMap<String, u8>>(&canonical).unwrap(),
-        lenient.from_slice::<BTreeMap<String, u8>>(&canonical).unwrap()
+        strict
+            .from_slice::<BTreeMap<String, u8>>(&canonical)
+            .unwrap(),
+        lenient
+            .from_slice::<BTreeMap<String, u8>>(&canonical)
+            .unwrap()
     );
 }

@@ -26,13 +26,13 @@ use crate::decode::budget::Budget;
 use crate::decode::read::{Reader, Sink};
 use crate::decode::strict::Strict;
 use crate::decode::{Decoder, InvalidUtf8};
-use crate::value::leaf::ShortText;
-use crate::value::Value;
-use crate::wire::header::marker;
 use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
 use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
+use crate::value::leaf::ShortText;
 use crate::value::token::Token;
+use crate::value::Value;
+use crate::wire::header::marker;
 
 /// Where serde's own errors (made without a position) are placed until the deserializer
 /// knows the position: replaced by the offset of the item being read.
@@ -633,7 +633,11 @@ impl<'de, const STRICT: bool> de::MapAccess<'de> for Entries<'_, 'de, STRICT> {
 
     fn size_hint(&self) -> Option<usize> {
         // Two items an entry.
-        Some(self.de.hint(self.left).min(self.de.reader.cursor().remaining() / 2))
+        Some(
+            self.de
+                .hint(self.left)
+                .min(self.de.reader.cursor().remaining() / 2),
+        )
     }
 }
 
@@ -759,8 +763,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
                 if self.open.pending != entry_read_at {
                     return Err(Error::new(
                         ErrorKind::Custom {
-                            message: "the type read an enum's variant and not its content"
-                                .into(),
+                            message: "the type read an enum's variant and not its content".into(),
                         },
                         offset,
                         depth,
@@ -781,7 +784,6 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         false
     }
 }
-
 
 /// An enum written as a one-entry map: the key names the variant, the value is its content.
 struct VariantOf<'a, 'de, const STRICT: bool> {
