@@ -7,6 +7,7 @@
 
 pub mod alloc_meter;
 pub mod model;
+pub mod mutator;
 pub mod schema;
 pub mod structured;
 pub mod targets;
@@ -25,6 +26,25 @@ macro_rules! fuzz_entry {
 
         ::libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             $crate::targets::$target(data);
+        });
+
+        // Structure-aware mutation for the targets that read MessagePack (see
+        // `hardpack_harness::mutator`); the others get libFuzzer's own.
+        ::libfuzzer_sys::fuzz_mutator!(|data: &mut [u8],
+                                        size: usize,
+                                        max_size: usize,
+                                        seed: u32| {
+            match $crate::mutator::payload_offset(stringify!($target)) {
+                Some(at) => $crate::mutator::mutate(
+                    data,
+                    size,
+                    max_size,
+                    seed,
+                    at,
+                    ::libfuzzer_sys::fuzzer_mutate,
+                ),
+                None => ::libfuzzer_sys::fuzzer_mutate(data, size, max_size),
+            }
         });
     };
     (afl, $target:ident) => {
