@@ -3,7 +3,8 @@
 //! targets' limits refuse), picks an item, and changes it the way attacks and bugs do:
 //!
 //! - a length field set to a boundary (0, 15/16, 31/32, 2^8, 2^16, 2^32−1, the default limits
-//!   and one past them, the bytes left and one past, its body's length ± 1), in any width;
+//!   and one past them, the limit the input's own header chose and one past it, the bytes left
+//!   and one past, its body's length ± 1), in any width;
 //! - an integer or length written in a longer form than it needs (what strict mode refuses);
 //! - a subtree duplicated in its array or map (the count raised to match), nested in a
 //!   one-element array, replaced by its first child, or replaced by another subtree of the
@@ -17,7 +18,7 @@
 //! mutation, as libFuzzer requires. `HARDPACK_MUTATOR=bytes` turns the structure off (every
 //! mutation byte-level), to measure what it adds.
 
-use hardpack::{Limits, Token, TokenReader};
+use hardpack::{Limit, Limits, Token, TokenReader};
 
 /// An item of the payload: where it starts, where its header ends, where its whole value
 /// ends (after every descendant), what it is, and the container it is in.
@@ -225,6 +226,9 @@ fn mutate_structure(
     payload_at: usize,
     rng: &mut Rng,
 ) -> Option<usize> {
+    // The limits the target will decode under, for the targets whose input chooses them.
+    let limits = (payload_at >= crate::targets::LIMITS_HEADER_LEN)
+        .then(|| crate::targets::limits_from_input(data.get(..size).unwrap_or_default()).0);
     let payload = data.get(payload_at..size)?.to_vec();
     let items = items(&payload);
     if items.is_empty() {
@@ -236,15 +240,28 @@ fn mutate_structure(
     match rng.below(10) {
         // A length set to a boundary, in any width.
         0 | 1 => {
-            let (kind, body, ext_type) = match item.token {
-                Token::Str(s) => ("str", s.len() as u64, 0),
-                Token::Bin(b) => ("bin", b.len() as u64, 0),
-                Token::Ext(t, b) => ("ext", b.len() as u64, t),
-                Token::Array(n) => ("array", u64::from(n), 0),
-                Token::Map(n) => ("map", u64::from(n), 0),
+            let (kind, body, ext_type, limit) = match item.token {
+                Token::Str(s) => ("str", s.len() as u64, 0, Limit::StrLen),
+                Token::Bin(b) => ("bin", b.len() as u64, 0, Limit::BinLen),
+                Token::Ext(t, b) => ("ext", b.len() as u64, t, Limit::ExtLen),
+                Token::Array(n) => ("array", u64::from(n), 0, Limit::ArrayLen),
+                Token::Map(n) => ("map", u64::from(n), 0, Limit::MapLen),
                 _ => return None,
             };
             let left = (payload.len() - item.header_end) as u64;
+            if let Some(limits) = limits.as_ref().filter(|_| rng.below(3) == 0) {
+                // One past (or at) the limit this input's header chose; a str's, bin's or
+                // ext's body resized to match when it is small, so the item is whole.
+                let max = limits.get(limit) as u64;
+                let len = max + rng.below(2) as u64;
+                let mut bytes = length_header(kind, len, rng.below(4), ext_type);
+                let mut replaced = abs(item.start)..abs(item.header_end);
+                if matches!(kind, "str" | "bin" | "ext") && len <= 1024 {
+                    bytes.extend(std::iter::repeat_n(b'a', len as usize));
+                    replaced = abs(item.start)..abs(item.end);
+                }
+                return splice(data, size, max_size, replaced, &bytes);
+            }
             let len = rng.pick(&[
                 0,
                 1,
