@@ -87,6 +87,7 @@ impl<'a> Reader<'a> {
 
     /// The limits it reads under.
     #[inline(always)]
+    #[cfg(feature = "serde")]
     pub(crate) fn limits(&self) -> &Limits {
         &self.limits
     }
