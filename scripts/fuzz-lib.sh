@@ -19,6 +19,7 @@ TIMEOUT_S=10
 HOST_TRIPLE=$(rustc -vV | sed -n 's/^host: //p')
 LIBFUZZER_BIN="$REPO/fuzz/target/$HOST_TRIPLE/release"
 AFL_BIN="$REPO/fuzz/afl/target/release"
+AFL_MUTATOR_LIB="$REPO/fuzz/afl-mutator/target/release/libhardpack_afl_mutator.so"
 
 log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
@@ -54,8 +55,12 @@ build_libfuzzer() {
 }
 
 build_afl() {
-  log "building AFL++ targets (cargo afl build --release, with debug assertions)"
+  log "building AFL++ targets (cargo afl build --release, with debug assertions) and the custom mutator"
   (cd "$REPO/fuzz/afl" && cargo afl build --release >/dev/null 2>"$REPO/fuzz/build-afl.log") \
+    || { cat "$REPO/fuzz/build-afl.log" >&2; return 1; }
+  # The structure-aware mutator as an AFL++ custom mutator library (plain cargo: afl-fuzz
+  # loads it into itself).
+  (cd "$REPO/fuzz/afl-mutator" && cargo build --release >/dev/null 2>>"$REPO/fuzz/build-afl.log") \
     || { cat "$REPO/fuzz/build-afl.log" >&2; return 1; }
 }
 
@@ -97,6 +102,7 @@ run_afl() {
   set +e
   AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_QUIET=1 \
   AFL_NO_AFFINITY=1 AFL_IGNORE_SEED_PROBLEMS=1 \
+  AFL_CUSTOM_MUTATOR_LIBRARY="$AFL_MUTATOR_LIB" HARDPACK_TARGET="$t" \
     cargo afl fuzz -i "$work/afl-in" -o "$work/afl-out" -V "$secs" -x "$DICT" \
     -t $((TIMEOUT_S * 1000)) -m none "$AFL_BIN/$t" >"$work/afl.log" 2>&1
   local rc=$?
