@@ -398,6 +398,27 @@ pub(crate) fn write_negative(i: i64, out: &mut Vec<u8>) {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_plain_scalar_table_agrees_with_the_header_reader_on_every_marker() {
+        for marker in 0..=u8::MAX {
+            let mut bytes = [0u8; 9];
+            bytes[0] = marker;
+            let mut cur = Cursor::new(&bytes);
+            let plain = match Header::read(&mut cur) {
+                Ok(
+                    Header::Nil
+                    | Header::Bool(_)
+                    | Header::Uint(_)
+                    | Header::Int(_)
+                    | Header::F32(_)
+                    | Header::F64(_),
+                ) => u8::try_from(cur.position() - 1).ok(),
+                _ => None,
+            };
+            assert_eq!(plain_scalar_body(marker), plain, "marker {marker:#04x}");
+        }
+    }
+
     fn written(h: Header) -> Vec<u8> {
         let mut out = Vec::new();
         h.write(&mut out);
