@@ -624,3 +624,44 @@ fn a_strict_decoder_refuses_through_serde_what_it_refuses_as_a_value() {
             .unwrap()
     );
 }
+
+/// A sequence type that records the size hint it was handed and skips its elements.
+struct HintOf(Option<usize>);
+
+impl<'de> Deserialize<'de> for HintOf {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Hint;
+        impl<'de> serde::de::Visitor<'de> for Hint {
+            type Value = HintOf;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an array")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<HintOf, A::Error> {
+                let hint = seq.size_hint();
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(HintOf(hint))
+            }
+        }
+        deserializer.deserialize_seq(Hint)
+    }
+}
+
+#[test]
+fn size_hints_never_exceed_what_the_budget_or_the_input_can_hold() {
+    use hardpack::{Decoder, Limit, Limits, HINT_ELEMENT_BYTES};
+    // 1,000 nils.
+    let mut bytes = vec![0xdc, 0x03, 0xe8];
+    bytes.extend(std::iter::repeat_n(0xc0, 1_000));
+    let hint = |max_alloc: usize, input: &[u8]| {
+        Decoder::new(Limits::default().with(Limit::AllocBytes, max_alloc))
+            .from_slice_prefix::<HintOf>(input)
+            .map(|(h, _)| h.0)
+    };
+    // The budget bounds the hint: 100 elements' worth of HINT_ELEMENT_BYTES.
+    assert_eq!(hint(100 * HINT_ELEMENT_BYTES, &bytes).unwrap(), Some(100));
+    // A roomy budget: the claim, which the input holds.
+    assert_eq!(hint(64 << 20, &bytes).unwrap(), Some(1_000));
+}
