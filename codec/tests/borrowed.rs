@@ -216,3 +216,20 @@ proptest! {
         agree(&Limits::default(), &input);
     }
 }
+
+#[test]
+fn after_a_refusal_the_token_reader_stands_at_the_start_of_the_refused_item() {
+    use hardpack::{Limits, TokenReader};
+    // [1, "ab" cut after one byte of its body]
+    let input = [0x92, 0x01, 0xa2, b'a'];
+    let mut reader = TokenReader::new(&input, &Limits::default());
+    assert!(reader.next_token().unwrap().is_some());
+    assert!(reader.next_token().unwrap().is_some());
+    let err = reader.next_token().unwrap_err();
+    assert_eq!(err.offset(), 2);
+    assert_eq!(reader.position(), 2, "the end of the last token handed out");
+    assert!(
+        reader.next_token().unwrap().is_none(),
+        "fused after an error"
+    );
+}

@@ -97,6 +97,12 @@ impl<'a> Reader<'a> {
         &self.cur
     }
 
+    /// Moves the reader back to `pos` (an item's start, after the step reading it failed
+    /// partway through).
+    pub(crate) fn rewind(&mut self, pos: usize) {
+        self.cur = Cursor::at(self.cur.input(), pos);
+    }
+
     /// Feeds the sink one value's items; returns the bytes the value took. An error carries
     /// the offset of the item it is about and the depth there.
     #[inline(always)]

@@ -112,6 +112,9 @@ impl<'a> TokenReader<'a> {
                 Ok(Some((offset, token)))
             }
             Err(e) => {
+                // The step may have read part of the item: position() stays at its start,
+                // the end of the last token handed out.
+                self.reader.rewind(offset);
                 self.failed = true;
                 Err(e)
             }

@@ -144,7 +144,8 @@ fn length_header(kind: &str, len: u64, width: usize, ext_type: i8) -> Vec<u8> {
     out
 }
 
-/// An integer in one of its forms, from the smallest up: `skip` forms past the smallest.
+/// Every form an integer can be written in (the smallest first), for a non-negative value
+/// `u` and a signed value `i`.
 fn int_forms(u: Option<u64>, i: Option<i64>) -> Vec<Vec<u8>> {
     let mut forms = Vec::new();
     if let Some(u) = u {
@@ -180,7 +181,7 @@ fn int_forms(u: Option<u64>, i: Option<i64>) -> Vec<Vec<u8>> {
     forms
 }
 
-/// A timestamp (ext −1) with `nanos` nanoseconds, in one of its three forms.
+/// A timestamp (ext −1) with edge seconds and nanoseconds, in one of its three forms.
 fn timestamp(rng: &mut Rng) -> Vec<u8> {
     let nanos: u32 = rng.pick(&[0, 1, 999_999_999, 1_000_000_000, (1 << 30) - 1, u32::MAX]);
     let secs: u64 = rng.pick(&[0, 1, u32::MAX as u64, 1 << 34, (1 << 34) - 1, u64::MAX]);
@@ -237,6 +238,9 @@ fn mutate_structure(
     let at = rng.below(items.len());
     let item = items[at];
     let abs = |offset: usize| payload_at + offset;
+    let header_range = abs(item.start)..abs(item.header_end);
+    let mut replace_header =
+        |header: &[u8]| splice(data, size, max_size, header_range.clone(), header);
     match rng.below(10) {
         // A length set to a boundary, in any width.
         0 | 1 => {
@@ -288,13 +292,7 @@ fn mutate_structure(
                 body + 1,
             ]);
             let header = length_header(kind, len, rng.below(4), ext_type);
-            splice(
-                data,
-                size,
-                max_size,
-                abs(item.start)..abs(item.header_end),
-                &header,
-            )
+            replace_header(&header)
         }
         // An integer or a length in a longer form than it needs.
         2 => {
@@ -310,13 +308,7 @@ fn mutate_structure(
                 Token::Map(n) => length_header("map", n.into(), 2 + rng.below(2), 0),
                 _ => return None,
             };
-            splice(
-                data,
-                size,
-                max_size,
-                abs(item.start)..abs(item.header_end),
-                &header,
-            )
+            replace_header(&header)
         }
         // A subtree (an element, or a map's whole entry) duplicated, its container's count
         // raised by one.
