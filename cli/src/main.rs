@@ -121,8 +121,8 @@ struct AuditArgs {
     sweep: Option<String>,
     /// The decoding surface each payload goes through: owned (a Value), borrowed (a
     /// ValueRef), validate (nothing built), strict (a Value, canonical forms and unique str
-    /// keys only), typed (serde into a schema that takes any document) or stream (values
-    /// back to back, fed --feed bytes at a time)
+    /// keys only), typed (serde into a schema that takes any document), typed-strict (the
+    /// same in strict mode) or stream (values back to back, fed --feed bytes at a time)
     #[arg(long, value_enum, default_value_t = Surface::Owned)]
     surface: Surface,
     #[command(flatten)]
@@ -153,8 +153,9 @@ struct ReproArgs {
     /// The decoding surface: owned (decode to a Value), borrowed (a ValueRef that borrows
     /// str, bin and ext payloads from the input), validate (the same verdict, nothing built),
     /// strict (a Value; non-canonical forms, non-str keys and repeated keys refused), typed
-    /// (serde's from_slice into a schema that takes any document) or stream (a
-    /// StreamDecoder fed --feed bytes at a time; values back to back)
+    /// (serde's from_slice into a schema that takes any document), typed-strict (the same
+    /// through a strict Decoder) or stream (a StreamDecoder fed --feed bytes at a time;
+    /// values back to back)
     #[arg(long, value_enum, default_value_t = Surface::Owned)]
     surface: Surface,
     #[command(flatten)]

@@ -27,6 +27,9 @@ pub enum Surface {
     /// `Decoder::from_slice` into a built-in serde schema that accepts any document (an
     /// enum mirroring `Value`): the typed path, its depth limit and budget.
     Typed,
+    /// `Decoder::strict` then `from_slice` into the same schema: the typed path in strict
+    /// mode.
+    TypedStrict,
     /// `StreamDecoder`: the payload fed in pieces (`--feed N` bytes, default all at once)
     /// as values back to back, each taken as it completes.
     Stream,
@@ -50,6 +53,7 @@ impl Surface {
             Surface::Validate => "validate",
             Surface::Strict => "strict",
             Surface::Typed => "typed",
+            Surface::TypedStrict => "typed-strict",
             Surface::Stream => "stream",
         }
     }
@@ -289,7 +293,12 @@ pub fn repro(
             let described = result.map(|value| (value.type_name(), value.shape()));
             (described, cost)
         }
-        Surface::Typed => {
+        Surface::Typed | Surface::TypedStrict => {
+            let decoder = if surface == Surface::TypedStrict {
+                decoder.strict()
+            } else {
+                decoder
+            };
             let (result, cost) = alloc_meter::measure(|| {
                 decoder.from_slice::<hardpack_harness::schema::Any>(payload)
             });
