@@ -23,7 +23,8 @@ impl<'de> Deserialize<'de> for Probe {
     }
 }
 
-/// The recursive shapes: a box, a vector and a map of itself.
+/// The recursive shapes: a box, a vector and a map of itself, and a newtype holding an
+/// `Option` of itself (levels of serde recursion that open no container).
 #[derive(Deserialize)]
 #[allow(dead_code)]
 enum Tree {
@@ -31,10 +32,20 @@ enum Tree {
     Boxed(Box<Tree>),
     List(Vec<Tree>),
     Map(std::collections::HashMap<String, Tree>),
+    Linked(Link),
 }
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Link(Option<Box<Tree>>);
 
 /// `levels` of `variant` around a leaf: {"Boxed": {"Boxed": ... {"Leaf": nil}}}, with the
 /// list and map variants' own container inside each level.
+///
+/// How many levels of `max_depth` one level of each variant takes: its one-entry map, the
+/// list's or map's own container, and the `Link` newtype and its `Some`.
+const VARIANTS: [(&str, usize); 4] = [("Boxed", 1), ("List", 2), ("Map", 2), ("Linked", 3)];
+
 fn nested(variant: &str, levels: usize) -> Vec<u8> {
     let mut bytes = Vec::new();
     for _ in 0..levels {
@@ -54,7 +65,7 @@ fn nested(variant: &str, levels: usize) -> Vec<u8> {
 }
 
 fn main() {
-    let levels = 60; // within max_depth 128 for every variant (two containers a level at most)
+    let levels = 40; // within max_depth 128 for every variant (three levels each at most)
     let decoder = hardpack::Decoder::new(hardpack::Limits::default());
     println!(
         "profile: {}",
@@ -64,7 +75,7 @@ fn main() {
             "release"
         }
     );
-    for variant in ["Boxed", "List", "Map"] {
+    for (variant, depth_a_level) in VARIANTS {
         let bytes = nested(variant, levels);
         let top = 0u8;
         let top = std::ptr::addr_of!(top) as usize;
@@ -72,10 +83,11 @@ fn main() {
         let _: Tree = decoder.from_slice(&bytes).expect("decodes");
         let used = top.saturating_sub(LOWEST.with(Cell::get));
         let per_level = used / levels;
+        let per_depth = per_level / depth_a_level;
         // Half of the thread's stack for the decode, the rest for the caller and the margin.
-        let safe = |stack: usize| stack / 2 / per_level.max(1);
+        let safe = |stack: usize| stack / 2 / per_depth.max(1);
         println!(
-            "{variant:>5}: {per_level} bytes a level; safe max_depth (levels of this variant) on a 256 KiB thread: {}, on 2 MiB: {}",
+            "{variant:>6}: {per_level} bytes a level of the type, {per_depth} a level of max_depth; safe max_depth on a 256 KiB thread: {}, on 2 MiB: {}",
             safe(256 << 10),
             safe(2 << 20)
         );

@@ -231,8 +231,8 @@ fn nested(variant: &str, levels: usize) -> Vec<u8> {
 #[test]
 fn a_million_deep_payload_into_a_recursive_type_is_refused_on_a_256_kib_stack() {
     // serde recurses through user code once per level. Measured by `examples/typed_stack`
-    // (bytes of stack per container level): debug 2,056 (Box), 3,180 (Vec), 3,644
-    // (HashMap); release 543, 480, 488. A 256 KiB thread holds the default max_depth of 128
+    // (bytes of stack a level of max_depth): debug 2,286 (Box), 3,263 (Vec), 3,711
+    // (HashMap); release 633, 524, 524. A 256 KiB thread holds the default max_depth of 128
     // in release; in a debug build, 32 with room to spare.
     let max_depth = if cfg!(debug_assertions) { 32 } else { 128 };
     let decoder =
@@ -664,4 +664,91 @@ fn size_hints_never_exceed_what_the_budget_or_the_input_can_hold() {
     assert_eq!(hint(100 * HINT_ELEMENT_BYTES, &bytes).unwrap(), Some(100));
     // A roomy budget: the claim, which the input holds.
     assert_eq!(hint(64 << 20, &bytes).unwrap(), Some(1_000));
+}
+
+/// Recurses through serde without opening a container: a newtype around an `Option` of
+/// itself reads any non-nil item as one more level, forever, unless the levels are counted.
+#[derive(Deserialize, Debug)]
+struct Chain(Option<Box<Chain>>);
+
+/// A newtype of a newtype of ...: the same, with no `Option` in the way.
+#[derive(Debug)]
+#[allow(dead_code)]
+struct Endless(Box<Endless>);
+
+impl<'de> Deserialize<'de> for Endless {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Endless;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an endless newtype")
+            }
+            fn visit_newtype_struct<D: serde::Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> Result<Endless, D::Error> {
+                Endless::deserialize(d).map(|inner| Endless(Box::new(inner)))
+            }
+        }
+        d.deserialize_newtype_struct("Endless", V)
+    }
+}
+
+#[test]
+fn options_and_newtypes_count_toward_max_depth_so_a_type_that_recurses_through_them_stops() {
+    // Without the count, one byte sends both types into unbounded native recursion (a stack
+    // overflow, as in rmp-serde and serde_json). A 256 KiB thread and the depth the README
+    // gives for it.
+    let max_depth = if cfg!(debug_assertions) { 32 } else { 128 };
+    let decoder =
+        hardpack::Decoder::new(hardpack::Limits::default().with(hardpack::Limit::Depth, max_depth));
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            for input in [&[0x01][..], &[0xa1, b'x'], &[0x90], &[0xcc, 0xff]] {
+                let err = decoder.from_slice::<Chain>(input).unwrap_err();
+                assert_eq!(err.limit(), Some(hardpack::Limit::Depth), "{err}");
+                assert_eq!((err.offset(), err.depth()), (0, 0), "{err}");
+                let err = decoder.from_slice::<Endless>(input).unwrap_err();
+                assert_eq!(err.limit(), Some(hardpack::Limit::Depth), "{err}");
+                assert_eq!(
+                    err.to_string(),
+                    format!(
+                        "nesting depth {} exceeds max_depth {max_depth} at byte 0, depth 0",
+                        max_depth + 1
+                    )
+                );
+            }
+            // A nil ends the chain: each `Some` and each newtype is a level, so a chain of
+            // max_depth levels needs max_depth / 2 links.
+            let chain = decoder.from_slice::<Chain>(&[0xc0]).unwrap();
+            assert!(chain.0.is_none());
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn an_option_level_counts_with_the_containers_around_it() {
+    // Two arrays, a Some, then the Vec's array: the fourth level under max_depth 3.
+    type Nested = Vec<Vec<Option<Vec<u8>>>>;
+    let decoder =
+        hardpack::Decoder::new(hardpack::Limits::default().with(hardpack::Limit::Depth, 3));
+    assert_eq!(
+        decoder.from_slice::<Nested>(&[0x91, 0x91, 0xc0]).unwrap(),
+        vec![vec![None]]
+    );
+    let err = decoder
+        .from_slice::<Nested>(&[0x91, 0x91, 0x90])
+        .unwrap_err();
+    assert_eq!(err.limit(), Some(hardpack::Limit::Depth), "{err}");
+    assert_eq!((err.offset(), err.depth()), (2, 2), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "nesting depth 4 exceeds max_depth 3 at byte 2, depth 2"
+    );
+    // The owned decode counts only containers: three arrays fit.
+    assert!(decoder.decode(&[0x91, 0x91, 0x90]).is_ok());
 }

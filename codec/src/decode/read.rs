@@ -27,6 +27,13 @@ pub(crate) trait Sink<'a> {
     const IGNORES_SCALAR_VALUES: bool = false;
     /// Containers open around the next item.
     fn depth(&self) -> usize;
+    /// Levels of nesting a container opening next would be inside, for `max_depth`: the
+    /// open containers, and for typed decoding also the levels serde recurses through
+    /// without a container (an `Option` holding a value, a newtype struct).
+    #[inline(always)]
+    fn levels(&self) -> usize {
+        self.depth()
+    }
     /// Items the open containers still need after the one being read now; each needs at
     /// least one more byte of input.
     fn pending_after_current(&self) -> usize;
@@ -274,10 +281,10 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Depth against `max_depth`: a container opening here would be at one more than the
-    /// containers already open.
+    /// Depth against `max_depth`: a container opening here would be at one more level than
+    /// those already open.
     fn check_depth(&self, sink: &impl Sink<'a>) -> Result<(), ErrorKind> {
-        check_len(&self.limits, Limit::Depth, sink.depth().saturating_add(1)).map(drop)
+        check_len(&self.limits, Limit::Depth, sink.levels().saturating_add(1)).map(drop)
     }
 
     /// Refuses a container whose children could not fit in the input left: each needs a byte,

@@ -3,7 +3,10 @@
 //!
 //! - **Depth**: serde recursion is native (one call chain per level, through user code), so
 //!   it is bounded by the reader's `max_depth`: a container past it is refused before the
-//!   visitor of its parent is called again.
+//!   visitor of its parent is called again. An `Option` holding a value and a newtype struct
+//!   recurse too without opening a container (a `struct Chain(Option<Box<Chain>>)` would
+//!   recurse forever on the byte `0x01`), so each one whose content is being read counts as a
+//!   level toward `max_depth` as well.
 //! - **Budget**: before each element a sequence or map hands out, `size_of` of the element's
 //!   type is charged (key and value both), and the bytes of each str and bin a visitor may copy
 //!   (`deserialize_string`, `deserialize_byte_buf`, and `deserialize_any`, which cannot know),
@@ -23,11 +26,11 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::Deserialize;
 
 use crate::decode::budget::Budget;
-use crate::decode::read::{Reader, Sink};
+use crate::decode::read::{check_len, Reader, Sink};
 use crate::decode::strict::Strict;
 use crate::decode::{Decoder, InvalidUtf8};
 use crate::error::{Error, ErrorKind};
-use crate::limits::Limits;
+use crate::limits::{Limit, Limits};
 use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
 use crate::value::leaf::ShortText;
 use crate::value::token::Token;
@@ -89,6 +92,9 @@ struct OpenContainers {
     /// Items the open containers still expect, the one being read included (0 at the top
     /// level).
     pending: usize,
+    /// `Option`s holding a value and newtype structs whose content is being read: levels of
+    /// serde recursion that open no container, counted with `depth` against `max_depth`.
+    wrappers: usize,
 }
 
 impl<'de> Deserializer<'de> {
@@ -188,6 +194,26 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     #[inline(always)]
     fn close(&mut self) {
         self.open.depth = self.open.depth.saturating_sub(1);
+    }
+
+    /// Reads the content of an `Option` holding a value or of a newtype struct with `read`,
+    /// as one more level of recursion: refused, where the content starts, when the open
+    /// containers and wrappers are already `max_depth` deep.
+    fn within_wrapper<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let levels = self
+            .open
+            .depth
+            .saturating_add(self.open.wrappers)
+            .saturating_add(1);
+        check_len(self.reader.limits(), Limit::Depth, levels)
+            .map_err(|kind| Error::new(kind, self.position(), self.open.depth))?;
+        self.open.wrappers = self.open.wrappers.saturating_add(1);
+        let result = read(self);
+        self.open.wrappers = self.open.wrappers.saturating_sub(1);
+        result
     }
 
     #[inline(always)]
@@ -513,6 +539,12 @@ impl<'a> Sink<'a> for TypedSink<'_, 'a> {
         self.open.depth
     }
 
+    /// The levels serde recurses through: open containers and open wrappers.
+    #[inline(always)]
+    fn levels(&self) -> usize {
+        self.open.depth.saturating_add(self.open.wrappers)
+    }
+
     #[inline(always)]
     fn pending_after_current(&self) -> usize {
         self.open.pending.saturating_sub(1)
@@ -690,7 +722,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
                 .visit_none()
                 .map_err(|e: Error| e.placed(item.offset, item.depth));
         }
-        visitor.visit_some(self)
+        self.within_wrapper(|de| visitor.visit_some(de))
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -717,7 +749,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         if name == super::EXT_STRUCT_NAME {
             return self.visit_next::<false, V>(visitor, false);
         }
-        visitor.visit_newtype_struct(self)
+        self.within_wrapper(|de| visitor.visit_newtype_struct(de))
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(
