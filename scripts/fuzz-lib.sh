@@ -18,6 +18,11 @@ TIMEOUT_S=10
 # cargo-fuzz builds for the host triple.
 HOST_TRIPLE=$(rustc -vV | sed -n 's/^host: //p')
 LIBFUZZER_BIN="$REPO/fuzz/target/$HOST_TRIPLE/release"
+# The structured targets (their input is an `arbitrary` description of a value, not
+# MessagePack) are built a second time without comparison tracing, into their own folder:
+# they walk values of thousands of items, and the tracing hooks on each comparison took 56% of
+# encode_deep's time; their inputs are no lengths and markers for CMP tracing to match.
+LIBFUZZER_NOCMP_BIN="$REPO/fuzz/target-nocmp/$HOST_TRIPLE/release"
 AFL_BIN="$REPO/fuzz/afl/target/release"
 AFL_MUTATOR_LIB="$REPO/fuzz/afl-mutator/target/release/libhardpack_afl_mutator.so"
 
@@ -46,12 +51,35 @@ load_targets() {
   [ ${#TARGETS[@]} -gt 0 ] || { log "hardpack targets listed no target"; return 1; }
 }
 
+# structured_targets: the targets whose input describes a value to build (one a line).
+structured_targets() {
+  "$HARDPACK" targets --json \
+    | python3 -c 'import json, sys; print("\n".join(t["name"] for t in json.load(sys.stdin) if t["structured"]))'
+}
+
+# libfuzzer_bin TARGET: the libFuzzer binary of TARGET (see LIBFUZZER_NOCMP_BIN).
+libfuzzer_bin() {
+  [ -x "$HARDPACK" ] || build_cli
+  if structured_targets | grep -qx "$1"; then
+    echo "$LIBFUZZER_NOCMP_BIN/$1"
+  else
+    echo "$LIBFUZZER_BIN/$1"
+  fi
+}
+
 # Fuzz builds keep debug assertions (like regex's oss-fuzz build): an internal invariant that
 # breaks crashes the fuzzer instead of handing it a plausible wrong value.
 build_libfuzzer() {
   log "building libFuzzer targets (cargo +nightly fuzz build -O --debug-assertions, ASan)"
   (cd "$REPO/fuzz" && CARGO_CACHE_RUSTC_INFO=0 cargo +nightly fuzz build -O --debug-assertions >/dev/null 2>"$REPO/fuzz/build-libfuzzer.log") \
     || { cat "$REPO/fuzz/build-libfuzzer.log" >&2; return 1; }
+  [ -x "$HARDPACK" ] || build_cli
+  local t
+  for t in $(structured_targets); do
+    (cd "$REPO/fuzz" && CARGO_CACHE_RUSTC_INFO=0 cargo +nightly fuzz build -O --debug-assertions \
+      --no-trace-compares --target-dir "$REPO/fuzz/target-nocmp" "$t" >/dev/null 2>>"$REPO/fuzz/build-libfuzzer.log") \
+      || { cat "$REPO/fuzz/build-libfuzzer.log" >&2; return 1; }
+  done
 }
 
 build_afl() {
@@ -75,7 +103,7 @@ run_libfuzzer() {
   # corpus/TARGET holds found/ (libFuzzer reads it recursively); a storage repository does not.
   [ -n "${HARDPACK_CORPUS_STORE:-}" ] && [ -d "$(found_dir "$t")" ] && corpora+=("$(found_dir "$t")")
   set +e
-  "$LIBFUZZER_BIN/$t" -dict="$DICT" -max_len="$(max_len_for "$t")" -rss_limit_mb=$RSS_LIMIT_MB \
+  "$(libfuzzer_bin "$t")" -dict="$DICT" -max_len="$(max_len_for "$t")" -rss_limit_mb=$RSS_LIMIT_MB \
     -malloc_limit_mb=$MALLOC_LIMIT_MB -timeout=$TIMEOUT_S -max_total_time="$secs" \
     -artifact_prefix="$work/artifacts/" -print_final_stats=1 "$@" \
     "$work/corpus" "${corpora[@]}" >"$work/libfuzzer.log" 2>&1
@@ -147,7 +175,7 @@ minimize_found() {
   find "$REPO/corpus/$t" -maxdepth 1 -type f -exec cp {} "$tmp/" \;
   local seeds; seeds=$(mktemp); ls "$tmp" >"$seeds"
   mkdir -p "$tmp.artifacts"
-  if "$LIBFUZZER_BIN/$t" -merge=1 -rss_limit_mb=$RSS_LIMIT_MB -max_len="$(max_len_for "$t")" \
+  if "$(libfuzzer_bin "$t")" -merge=1 -rss_limit_mb=$RSS_LIMIT_MB -max_len="$(max_len_for "$t")" \
       -timeout=$TIMEOUT_S -artifact_prefix="$tmp.artifacts/" "$tmp" "$found" >"$tmp.merge.log" 2>&1; then
     find "$found" -type f -delete
     for f in $(ls "$tmp" | grep -vxF -f "$seeds" || true); do mv "$tmp/$f" "$found/$f"; done
@@ -167,7 +195,7 @@ merge_found() {
   find "$REPO/corpus/$t" "$found" -type f -exec cp {} "$tmp/" \;
   local before; before=$(mktemp); ls "$tmp" >"$before"
   mkdir -p "$tmp.artifacts"
-  "$LIBFUZZER_BIN/$t" -merge=1 -rss_limit_mb=$RSS_LIMIT_MB -max_len="$(max_len_for "$t")" -timeout=$TIMEOUT_S \
+  "$(libfuzzer_bin "$t")" -merge=1 -rss_limit_mb=$RSS_LIMIT_MB -max_len="$(max_len_for "$t")" -timeout=$TIMEOUT_S \
     -artifact_prefix="$tmp.artifacts/" "$tmp" "$@" >"$tmp.merge.log" 2>&1 \
     || log "merge for $t failed (see $tmp.merge.log)"
   # Large finds are mostly mutated bombs, which scripts/gen-corpus regenerates: keep the

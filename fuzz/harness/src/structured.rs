@@ -109,14 +109,63 @@ pub fn build(nodes: impl IntoIterator<Item = Node>) -> Value {
     }
 }
 
-/// A value from fuzzer bytes: a pre-order node list.
+/// A value from fuzzer bytes: a pre-order node list, its containers cut to the children the
+/// list holds (see [`fit_to_nodes`]).
 pub fn value_from_bytes(data: &[u8]) -> Value {
     let mut u = Unstructured::new(data);
-    let nodes: Vec<Node> = u
+    let mut nodes: Vec<Node> = u
         .arbitrary_iter()
         .map(|it| it.filter_map(Result::ok).collect())
         .unwrap_or_default();
+    fit_to_nodes(&mut nodes);
     build(nodes)
+}
+
+/// Shortens each container the list ends inside to the children it holds, so that a value
+/// has about one item per node: filled with nils instead, a few hundred input bytes of
+/// `Array(255)` nodes described tens of thousands of nils (the kept corpus encoded to 18x
+/// its size), and walking them under the sanitizer held the target to ~260 inputs a second.
+/// A map cut after a key keeps it (its value is nil).
+pub fn fit_to_nodes(nodes: &mut [Node]) {
+    struct Open {
+        at: usize,
+        children_left: usize,
+        children_seen: usize,
+    }
+    let mut open: Vec<Open> = Vec::new();
+    for (at, node) in nodes.iter().enumerate() {
+        if let Some(parent) = open.last_mut() {
+            parent.children_left -= 1;
+            parent.children_seen += 1;
+        }
+        let children = match node {
+            Node::Array(n) => usize::from(*n),
+            Node::Map(n) => 2 * usize::from(*n),
+            _ => 0,
+        };
+        if children > 0 {
+            open.push(Open {
+                at,
+                children_left: children,
+                children_seen: 0,
+            });
+            continue;
+        }
+        while open.last().is_some_and(|o| o.children_left == 0) {
+            open.pop();
+        }
+        if open.is_empty() {
+            return; // the value is complete; later nodes are not part of it
+        }
+    }
+    for cut in open {
+        let seen = cut.children_seen;
+        let node = &mut nodes[cut.at];
+        *node = match node {
+            Node::Map(_) => Node::Map(u8::try_from(seen.div_ceil(2)).unwrap_or(u8::MAX)),
+            _ => Node::Array(u8::try_from(seen).unwrap_or(u8::MAX)),
+        };
+    }
 }
 
 /// How a deep value is shaped.
@@ -146,18 +195,24 @@ pub struct DeepShape {
     pub leaf: Node,
 }
 
-/// The deepest shape `encode_deep` builds: a recursive `Clone` or `Drop` overflows a 64 KiB
-/// stack well before this (the codec's own tests go to 1,000,000 levels); deeper shapes add
-/// time under the sanitizer, not coverage.
-pub const MAX_DEEP_LEVELS: usize = 10_000;
+/// The deepest shape `encode_deep` builds. On its 16 KiB stack (`targets::SMALL_STACK`) a
+/// recursive `Clone` planted in `Value` overflowed at 200 levels and a recursive `Drop` at
+/// 400, in a release build without the sanitizer (whose frames are larger); the codec's own
+/// tests go to 1,000,000 levels. Deeper shapes add time under the sanitizer, not coverage:
+/// with 10,000 levels on a 64 KiB stack a third of the kept corpus was over 2,000 deep and
+/// the target ran about 40 inputs a second.
+pub const MAX_DEEP_LEVELS: usize = 1_024;
+
+/// Powers of two in [`DeepShape::depth`]'s scale: 2^0 to 2^10 = [`MAX_DEEP_LEVELS`].
+const DEPTH_EXPONENTS: u32 = 11;
 
 impl DeepShape {
     /// Nesting levels: the input's `depth` on a log scale, so that most shapes are shallow
     /// (cheap, many per second) and every power of two up to [`MAX_DEEP_LEVELS`] is as
-    /// likely as the next: 2^(k mod 14) plus a remainder below it, at most
+    /// likely as the next: 2^(k mod 11) plus a remainder below it, at most
     /// `MAX_DEEP_LEVELS`.
     pub fn depth(&self) -> usize {
-        let exponent = (self.depth & 0xf) % 14;
+        let exponent = (self.depth & 0xf) % DEPTH_EXPONENTS;
         let base = 1usize << exponent;
         let extra = (self.depth >> 4) as usize % base;
         (base + extra).min(MAX_DEEP_LEVELS)
@@ -202,6 +257,29 @@ impl DeepShape {
 mod tests {
     use super::*;
 
+    #[test]
+    fn containers_the_nodes_end_inside_are_cut_to_their_children() {
+        let value = |mut nodes: Vec<Node>| {
+            fit_to_nodes(&mut nodes);
+            hardpack::encode(&build(nodes)).unwrap()
+        };
+        // [[1, 2], {"k": nil}] from a list that ends early: no padding to 255 elements.
+        let cut = vec![
+            Node::Array(255),
+            Node::Array(2),
+            Node::Uint(1),
+            Node::Uint(2),
+            Node::Map(200),
+            Node::Str("k".into()),
+        ];
+        assert_eq!(value(cut), [0x92, 0x92, 1, 2, 0x81, 0xa1, b'k', 0xc0]);
+        // A complete value is left as it is, and nodes after it do not count.
+        let whole = vec![Node::Array(1), Node::Nil, Node::Array(9)];
+        assert_eq!(value(whole), [0x91, 0xc0]);
+        assert_eq!(value(vec![]), [0xc0]);
+        assert_eq!(value(vec![Node::Map(3)]), [0x80]);
+    }
+
     fn shape(depth: u32) -> DeepShape {
         DeepShape {
             depth,
@@ -218,7 +296,7 @@ mod tests {
             let k = 31 - levels.leading_zeros();
             k | (levels - (1 << k)) << 4
         };
-        for levels in [1, 2, 3, 129, 1000, 8191, 8192, 10_000] {
+        for levels in [1, 2, 3, 129, 513, 1000, 1023, 1024] {
             assert_eq!(shape(encode(levels)).depth(), levels as usize);
         }
         let deepest = (0..=u32::from(u16::MAX)).map(|d| shape(d).depth()).max();

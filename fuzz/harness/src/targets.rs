@@ -109,7 +109,7 @@ pub const TARGETS: &[Target] = &[
         name: "encode_deep",
         run: encode_deep,
         limits: |_| None,
-        checks: "an arbitrary deep/wide shape (up to 10,000 levels, depth on a log scale) \
+        checks: "an arbitrary deep/wide shape (up to 1,024 levels, depth on a log scale) \
                  built iteratively is encoded, decoded, cloned, compared, printed and dropped \
                  on one long-lived thread with a 64 KiB stack",
     },
@@ -1169,7 +1169,7 @@ pub fn roundtrip_structured(data: &[u8]) -> Outcome {
 }
 
 /// Stack size for [`encode_deep`]: small enough that any recursion over depth would overflow.
-pub const SMALL_STACK: usize = 64 * 1024;
+pub const SMALL_STACK: usize = 16 * 1024;
 
 /// A deep value survives every operation on a small stack.
 pub fn encode_deep(data: &[u8]) -> Outcome {
