@@ -13,6 +13,13 @@ FOUND_MAX_BYTES=16384
 # The default max_alloc_bytes is 64 MiB: one allocation above 128 MiB is a bug to report.
 MALLOC_LIMIT_MB=128
 RSS_LIMIT_MB=2048
+# AddressSanitizer settings for the libFuzzer runs, ahead of any the caller set (theirs win):
+# no fake stacks for use-after-return (on by default in this LLVM; a return address cannot be
+# kept in the safe Rust the codec is limited to) and no stack trace recorded per allocation
+# (it only enriches a heap-error report, which safe Rust cannot cause; rerun one input with
+# ASAN_OPTIONS=malloc_context_size=30 for it). Together +15-30% exec/s on decode (A/B, -seed=1).
+# Not exported: afl-fuzz refuses an ASAN_OPTIONS without its own settings.
+LIBFUZZER_ASAN_OPTIONS="detect_stack_use_after_return=0:malloc_context_size=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 # Any input slower than this is a failure (the decoder is linear; this is generous).
 TIMEOUT_S=10
 # cargo-fuzz builds for the host triple.
@@ -60,7 +67,8 @@ structured_targets() {
 # libfuzzer_bin TARGET: the libFuzzer binary of TARGET (see LIBFUZZER_NOCMP_BIN).
 libfuzzer_bin() {
   [ -x "$HARDPACK" ] || build_cli
-  if structured_targets | grep -qx "$1"; then
+  local structured; structured=$(structured_targets)
+  if grep -qx "$1" <<<"$structured"; then
     echo "$LIBFUZZER_NOCMP_BIN/$1"
   else
     echo "$LIBFUZZER_BIN/$1"
@@ -103,7 +111,7 @@ run_libfuzzer() {
   # corpus/TARGET holds found/ (libFuzzer reads it recursively); a storage repository does not.
   [ -n "${HARDPACK_CORPUS_STORE:-}" ] && [ -d "$(found_dir "$t")" ] && corpora+=("$(found_dir "$t")")
   set +e
-  "$(libfuzzer_bin "$t")" -dict="$DICT" -max_len="$(max_len_for "$t")" -rss_limit_mb=$RSS_LIMIT_MB \
+  ASAN_OPTIONS="$LIBFUZZER_ASAN_OPTIONS" "$(libfuzzer_bin "$t")" -dict="$DICT" -max_len="$(max_len_for "$t")" -rss_limit_mb=$RSS_LIMIT_MB \
     -malloc_limit_mb=$MALLOC_LIMIT_MB -timeout=$TIMEOUT_S -max_total_time="$secs" \
     -artifact_prefix="$work/artifacts/" -print_final_stats=1 "$@" \
     "$work/corpus" "${corpora[@]}" >"$work/libfuzzer.log" 2>&1
@@ -175,7 +183,7 @@ minimize_found() {
   find "$REPO/corpus/$t" -maxdepth 1 -type f -exec cp {} "$tmp/" \;
   local seeds; seeds=$(mktemp); ls "$tmp" >"$seeds"
   mkdir -p "$tmp.artifacts"
-  if "$(libfuzzer_bin "$t")" -merge=1 -rss_limit_mb=$RSS_LIMIT_MB -max_len="$(max_len_for "$t")" \
+  if ASAN_OPTIONS="$LIBFUZZER_ASAN_OPTIONS" "$(libfuzzer_bin "$t")" -merge=1 -rss_limit_mb=$RSS_LIMIT_MB -max_len="$(max_len_for "$t")" \
       -timeout=$TIMEOUT_S -artifact_prefix="$tmp.artifacts/" "$tmp" "$found" >"$tmp.merge.log" 2>&1; then
     find "$found" -type f -delete
     for f in $(ls "$tmp" | grep -vxF -f "$seeds" || true); do mv "$tmp/$f" "$found/$f"; done
@@ -195,7 +203,7 @@ merge_found() {
   find "$REPO/corpus/$t" "$found" -type f -exec cp {} "$tmp/" \;
   local before; before=$(mktemp); ls "$tmp" >"$before"
   mkdir -p "$tmp.artifacts"
-  "$(libfuzzer_bin "$t")" -merge=1 -rss_limit_mb=$RSS_LIMIT_MB -max_len="$(max_len_for "$t")" -timeout=$TIMEOUT_S \
+  ASAN_OPTIONS="$LIBFUZZER_ASAN_OPTIONS" "$(libfuzzer_bin "$t")" -merge=1 -rss_limit_mb=$RSS_LIMIT_MB -max_len="$(max_len_for "$t")" -timeout=$TIMEOUT_S \
     -artifact_prefix="$tmp.artifacts/" "$tmp" "$@" >"$tmp.merge.log" 2>&1 \
     || log "merge for $t failed (see $tmp.merge.log)"
   # Large finds are mostly mutated bombs, which scripts/gen-corpus regenerates: keep the
