@@ -752,3 +752,43 @@ fn an_option_level_counts_with_the_containers_around_it() {
     // The owned decode counts only containers: three arrays fit.
     assert!(decoder.decode(&[0x91, 0x91, 0x90]).is_ok());
 }
+
+#[test]
+fn to_writer_writes_what_to_vec_returns_even_when_called_from_inside_a_serialize() {
+    /// Serializes as the bytes of its inner value written by `to_writer` (a `Serialize`
+    /// that calls `to_writer` while the outer call holds the thread's buffer).
+    struct Nested(Vec<u32>);
+    impl Serialize for Nested {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut inner = Vec::new();
+            hardpack::to_writer(&mut inner, &self.0).map_err(serde::ser::Error::custom)?;
+            s.serialize_bytes(&inner)
+        }
+    }
+    let big: Vec<u64> = (0..100_000).collect(); // past what the thread keeps between calls
+    for _ in 0..2 {
+        let mut out = Vec::new();
+        hardpack::to_writer(&mut out, &big).unwrap();
+        assert_eq!(out, hardpack::to_vec(&big).unwrap());
+        let nested = Nested(vec![1, 2, 300]);
+        let mut out = Vec::new();
+        hardpack::to_writer(&mut out, &nested).unwrap();
+        assert_eq!(out, [0xc4, 6, 0x93, 1, 2, 0xcd, 0x01, 0x2c]);
+        assert_eq!(out, hardpack::to_vec(&nested).unwrap());
+    }
+    // A writer that fails: the error says so, and the next call is not affected.
+    struct Broken;
+    impl std::io::Write for Broken {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("disk full"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let err = hardpack::to_writer(&mut Broken, &1u8).unwrap_err();
+    assert!(err.to_string().contains("disk full"), "{err}");
+    let mut out = Vec::new();
+    hardpack::to_writer(&mut out, &1u8).unwrap();
+    assert_eq!(out, [1]);
+}

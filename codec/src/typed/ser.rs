@@ -71,30 +71,54 @@ impl<'w> Serializer<'w> {
 /// # Ok::<(), hardpack::EncodeError>(())
 /// ```
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
-    let mut out = Vec::new();
+    // Room for a small message at once, not grown 8, 16, 32... bytes at a time.
+    let mut out = Vec::with_capacity(INITIAL_CAPACITY);
     value.serialize(&mut Serializer::new(&mut out))?;
     Ok(out)
 }
 
+/// What [`to_vec`] and [`to_vec_named`] reserve before encoding (as rmp-serde does).
+const INITIAL_CAPACITY: usize = 128;
+
 /// `value` as MessagePack, structs as maps from field names (what `rmp_serde::to_vec_named`
 /// writes).
 pub fn to_vec_named<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(INITIAL_CAPACITY);
     value.serialize(&mut Serializer::new(&mut out).with_struct_map())?;
     Ok(out)
 }
 
 /// Writes `value` as MessagePack (structs as arrays) to `writer`, in one write of the
-/// encoded bytes.
+/// encoded bytes. The bytes are encoded into a buffer each thread keeps for it (up to
+/// 64 KiB is kept between calls), so a small message costs no allocation.
 #[cfg(feature = "std")]
 pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
     writer: &mut W,
     value: &T,
 ) -> Result<(), EncodeError> {
-    let bytes = to_vec(value)?;
-    writer
-        .write_all(&bytes)
-        .map_err(|e| EncodeError::custom(format!("writing the encoding failed: {e}")))
+    /// Buffers larger than this are not kept after the call.
+    const KEPT_CAPACITY: usize = 64 << 10;
+    std::thread_local! {
+        static BUFFER: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
+    }
+    let mut encode_and_write = |bytes: &mut Vec<u8>| {
+        value.serialize(&mut Serializer::new(bytes))?;
+        writer
+            .write_all(bytes)
+            .map_err(|e| EncodeError::custom(format!("writing the encoding failed: {e}")))
+    };
+    BUFFER.with(|buffer| match buffer.try_borrow_mut() {
+        Ok(mut bytes) => {
+            bytes.clear();
+            let written = encode_and_write(&mut bytes);
+            if bytes.capacity() > KEPT_CAPACITY {
+                *bytes = Vec::new();
+            }
+            written
+        }
+        // A `Serialize` impl that calls `to_writer` itself: a buffer of its own.
+        Err(_) => encode_and_write(&mut Vec::new()),
+    })
 }
 
 fn wire_len(of: LengthOf, len: usize) -> Result<u32, EncodeError> {
