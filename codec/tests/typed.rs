@@ -695,6 +695,33 @@ impl<'de> Deserialize<'de> for Endless {
     }
 }
 
+/// An `Option` of an `Option` of ...: the same through `deserialize_option` alone.
+#[derive(Debug)]
+#[allow(dead_code)]
+struct EndlessSome(Option<Box<EndlessSome>>);
+
+impl<'de> Deserialize<'de> for EndlessSome {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = EndlessSome;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an endless option")
+            }
+            fn visit_none<E>(self) -> Result<EndlessSome, E> {
+                Ok(EndlessSome(None))
+            }
+            fn visit_some<D: serde::Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> Result<EndlessSome, D::Error> {
+                EndlessSome::deserialize(d).map(|inner| EndlessSome(Some(Box::new(inner))))
+            }
+        }
+        d.deserialize_option(V)
+    }
+}
+
 #[test]
 fn options_and_newtypes_count_toward_max_depth_so_a_type_that_recurses_through_them_stops() {
     // Without the count, one byte sends both types into unbounded native recursion (a stack
@@ -710,6 +737,8 @@ fn options_and_newtypes_count_toward_max_depth_so_a_type_that_recurses_through_t
                 let err = decoder.from_slice::<Chain>(input).unwrap_err();
                 assert_eq!(err.limit(), Some(hardpack::Limit::Depth), "{err}");
                 assert_eq!((err.offset(), err.depth()), (0, 0), "{err}");
+                let err = decoder.from_slice::<EndlessSome>(input).unwrap_err();
+                assert_eq!(err.limit(), Some(hardpack::Limit::Depth), "{err}");
                 let err = decoder.from_slice::<Endless>(input).unwrap_err();
                 assert_eq!(err.limit(), Some(hardpack::Limit::Depth), "{err}");
                 assert_eq!(

@@ -184,8 +184,8 @@ pub const TARGETS: &[Target] = &[
         checks: "the first 8 bytes choose the Limits; from_slice into the built-in schema \
                  (schema::Any, any document) and into a ValueRef gives decode's verdict (the \
                  same error, but for max_alloc_bytes) and, if Ok, the same value; into a wide \
-                 struct it never \
-                 panics; measured peak heap <= 2 x max_alloc_bytes + the serde slack \
+                 struct it never panics; into a newtype of an Option of itself it ends (each \
+                 Some and newtype counts toward max_depth, capped at 128 here); measured peak heap <= 2 x max_alloc_bytes + the serde slack \
                  (HINT_ELEMENT_BYTES, serde's 1 MiB cap per open collection)",
     },
     Target {
@@ -877,6 +877,16 @@ struct WideStruct<'a> {
     tuple: (u8, char),
 }
 
+/// A type serde recurses through without reading a container: a newtype around an
+/// `Option` of itself. Only the depth limit's count of such levels ends it.
+#[derive(serde::Deserialize, Debug)]
+#[allow(dead_code)]
+struct Chain(Option<Box<Chain>>);
+
+/// The depth `serde_typed` decodes [`Chain`] under: every level the limit lets through is a
+/// native call chain, and the target runs on the fuzzer's own thread.
+const CHAIN_MAX_DEPTH: usize = 128;
+
 mod serde_bytes_field {
     pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
         crate::schema::deserialize_bytes(d)
@@ -928,6 +938,16 @@ pub fn serde_typed(data: &[u8]) -> Outcome {
         "typed decoding into a struct allocated {} bytes at peak",
         cost.peak_bytes
     );
+    // Each Some and each newtype is a level: any input ends within max_depth of them.
+    let chain_limits = limits
+        .clone()
+        .with(Limit::Depth, limits.max_depth.min(CHAIN_MAX_DEPTH));
+    if let Err(e) = Decoder::new(chain_limits.clone()).from_slice::<Chain>(payload) {
+        assert!(
+            e.depth() <= chain_limits.max_depth,
+            "an error past max_depth: {e}"
+        );
+    }
     match owned {
         Ok(value) => decoded(&value, payload.len()),
         Err(e) => Outcome::Rejected(e),
