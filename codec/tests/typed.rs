@@ -228,35 +228,41 @@ fn nested(variant: &str, levels: usize) -> Vec<u8> {
     bytes
 }
 
+/// Runs `check` on a 256 KiB thread with a decoder under the `max_depth` the README gives as
+/// safe there in this profile (32 in debug, 128 in release).
+fn on_a_256_kib_thread(check: impl FnOnce(hardpack::Decoder, usize) + Send + 'static) {
+    let max_depth = if cfg!(debug_assertions) { 32 } else { 128 };
+    let decoder =
+        hardpack::Decoder::new(hardpack::Limits::default().with(hardpack::Limit::Depth, max_depth));
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || check(decoder, max_depth))
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
 #[test]
 fn a_million_deep_payload_into_a_recursive_type_is_refused_on_a_256_kib_stack() {
     // serde recurses through user code once per level. Measured by `examples/typed_stack`
     // (bytes of stack a level of max_depth): debug 2,286 (Box), 3,263 (Vec), 3,711
     // (HashMap); release 633, 524, 524. A 256 KiB thread holds the default max_depth of 128
     // in release; in a debug build, 32 with room to spare.
-    let max_depth = if cfg!(debug_assertions) { 32 } else { 128 };
-    let decoder =
-        hardpack::Decoder::new(hardpack::Limits::default().with(hardpack::Limit::Depth, max_depth));
-    std::thread::Builder::new()
-        .stack_size(256 << 10)
-        .spawn(move || {
-            for (variant, containers_a_level) in [("Boxed", 1), ("List", 2), ("Map", 2)] {
-                let bomb = nested(variant, 1_000_000 / containers_a_level);
-                let err = decoder.from_slice::<Tree>(&bomb).unwrap_err();
-                assert_eq!(
-                    err.limit(),
-                    Some(hardpack::Limit::Depth),
-                    "{variant}: {err}"
-                );
-                assert_eq!(err.depth(), max_depth, "{variant}");
-                // Just within the limit it decodes.
-                let fits = nested(variant, max_depth / containers_a_level);
-                assert!(decoder.from_slice::<Tree>(&fits).is_ok(), "{variant}");
-            }
-        })
-        .unwrap()
-        .join()
-        .unwrap();
+    on_a_256_kib_thread(|decoder, max_depth| {
+        for (variant, containers_a_level) in [("Boxed", 1), ("List", 2), ("Map", 2)] {
+            let bomb = nested(variant, 1_000_000 / containers_a_level);
+            let err = decoder.from_slice::<Tree>(&bomb).unwrap_err();
+            assert_eq!(
+                err.limit(),
+                Some(hardpack::Limit::Depth),
+                "{variant}: {err}"
+            );
+            assert_eq!(err.depth(), max_depth, "{variant}");
+            // Just within the limit it decodes.
+            let fits = nested(variant, max_depth / containers_a_level);
+            assert!(decoder.from_slice::<Tree>(&fits).is_ok(), "{variant}");
+        }
+    });
 }
 
 #[test]
@@ -727,36 +733,28 @@ fn options_and_newtypes_count_toward_max_depth_so_a_type_that_recurses_through_t
     // Without the count, one byte sends both types into unbounded native recursion (a stack
     // overflow, as in rmp-serde and serde_json). A 256 KiB thread and the depth the README
     // gives for it.
-    let max_depth = if cfg!(debug_assertions) { 32 } else { 128 };
-    let decoder =
-        hardpack::Decoder::new(hardpack::Limits::default().with(hardpack::Limit::Depth, max_depth));
-    std::thread::Builder::new()
-        .stack_size(256 << 10)
-        .spawn(move || {
-            for input in [&[0x01][..], &[0xa1, b'x'], &[0x90], &[0xcc, 0xff]] {
-                let err = decoder.from_slice::<Chain>(input).unwrap_err();
-                assert_eq!(err.limit(), Some(hardpack::Limit::Depth), "{err}");
-                assert_eq!((err.offset(), err.depth()), (0, 0), "{err}");
-                let err = decoder.from_slice::<EndlessSome>(input).unwrap_err();
-                assert_eq!(err.limit(), Some(hardpack::Limit::Depth), "{err}");
-                let err = decoder.from_slice::<Endless>(input).unwrap_err();
-                assert_eq!(err.limit(), Some(hardpack::Limit::Depth), "{err}");
-                assert_eq!(
-                    err.to_string(),
-                    format!(
-                        "nesting depth {} exceeds max_depth {max_depth} at byte 0, depth 0",
-                        max_depth + 1
-                    )
-                );
-            }
-            // A nil ends the chain: each `Some` and each newtype is a level, so a chain of
-            // max_depth levels needs max_depth / 2 links.
-            let chain = decoder.from_slice::<Chain>(&[0xc0]).unwrap();
-            assert!(chain.0.is_none());
-        })
-        .unwrap()
-        .join()
-        .unwrap();
+    on_a_256_kib_thread(|decoder, max_depth| {
+        for input in [&[0x01][..], &[0xa1, b'x'], &[0x90], &[0xcc, 0xff]] {
+            let err = decoder.from_slice::<Chain>(input).unwrap_err();
+            assert_eq!(err.limit(), Some(hardpack::Limit::Depth), "{err}");
+            assert_eq!((err.offset(), err.depth()), (0, 0), "{err}");
+            let err = decoder.from_slice::<EndlessSome>(input).unwrap_err();
+            assert_eq!(err.limit(), Some(hardpack::Limit::Depth), "{err}");
+            let err = decoder.from_slice::<Endless>(input).unwrap_err();
+            assert_eq!(err.limit(), Some(hardpack::Limit::Depth), "{err}");
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "nesting depth {} exceeds max_depth {max_depth} at byte 0, depth 0",
+                    max_depth + 1
+                )
+            );
+        }
+        // A nil ends the chain: each `Some` and each newtype is a level, so a chain of
+        // max_depth levels needs max_depth / 2 links.
+        let chain = decoder.from_slice::<Chain>(&[0xc0]).unwrap();
+        assert!(chain.0.is_none());
+    });
 }
 
 #[test]
