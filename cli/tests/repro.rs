@@ -121,6 +121,14 @@ fn target_flag_runs_the_harness_oracle() {
     );
     assert_eq!(code, 1, "{report}");
     assert_eq!(report["target"]["oracle"], "held", "{report}");
+    // A structured target's input is no payload: its oracle holding is a clean run (it
+    // exited 1, "rejected", before).
+    for target in ["roundtrip_structured", "encode_deep"] {
+        let (code, report) = repro(&[0x0a, 0x00, 0x00, 0x00, 0x03], &["--target", target]);
+        assert_eq!(code, 0, "{target}: {report}");
+        assert_eq!(report["target"]["oracle"], "held", "{report}");
+        assert_eq!(report["outcome"]["status"], "checked", "{report}");
+    }
     let out = Command::new(env!("CARGO_BIN_EXE_hardpack"))
         .args(["repro", "--target", "nope", "x"])
         .output()
