@@ -97,6 +97,14 @@ struct OpenContainers {
     wrappers: usize,
 }
 
+impl OpenContainers {
+    /// The levels serde is recursing through: open containers and open wrappers.
+    #[inline(always)]
+    fn levels(&self) -> usize {
+        self.depth.saturating_add(self.wrappers)
+    }
+}
+
 impl<'de> Deserializer<'de> {
     /// A deserializer of `input` under `limits`.
     pub fn new(input: &'de [u8], limits: &Limits) -> Self {
@@ -203,13 +211,12 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         &mut self,
         read: impl FnOnce(&mut Self) -> Result<T, Error>,
     ) -> Result<T, Error> {
-        let levels = self
-            .open
-            .depth
-            .saturating_add(self.open.wrappers)
-            .saturating_add(1);
-        check_len(self.reader.limits(), Limit::Depth, levels)
-            .map_err(|kind| Error::new(kind, self.position(), self.open.depth))?;
+        check_len(
+            self.reader.limits(),
+            Limit::Depth,
+            self.open.levels().saturating_add(1),
+        )
+        .map_err(|kind| Error::new(kind, self.position(), self.open.depth))?;
         self.open.wrappers = self.open.wrappers.saturating_add(1);
         let result = read(self);
         self.open.wrappers = self.open.wrappers.saturating_sub(1);
@@ -539,10 +546,9 @@ impl<'a> Sink<'a> for TypedSink<'_, 'a> {
         self.open.depth
     }
 
-    /// The levels serde recurses through: open containers and open wrappers.
     #[inline(always)]
     fn levels(&self) -> usize {
-        self.open.depth.saturating_add(self.open.wrappers)
+        self.open.levels()
     }
 
     #[inline(always)]
