@@ -244,6 +244,19 @@ fn tiny_messages(c: &mut Criterion, limited: &hardpack::Decoder, unlimited: &har
             }
         })
     });
+    group.bench_function(
+        "encode: hardpack Serializer::new (appends to the Vec)",
+        |b| {
+            b.iter(|| {
+                for p in &pings {
+                    out.clear();
+                    p.serialize(&mut hardpack::Serializer::new(&mut out))
+                        .unwrap();
+                    black_box(&out);
+                }
+            })
+        },
+    );
     group.bench_function("encode: rmp-serde encode::write", |b| {
         b.iter(|| {
             for p in &pings {
@@ -316,6 +329,18 @@ fn numeric_structs(c: &mut Criterion, limited: &hardpack::Decoder, unlimited: &h
             black_box(&out);
         })
     });
+    group.bench_function(
+        "encode: hardpack Serializer::new (appends to the Vec)",
+        |b| {
+            b.iter(|| {
+                out.clear();
+                samples
+                    .serialize(&mut hardpack::Serializer::new(&mut out))
+                    .unwrap();
+                black_box(&out);
+            })
+        },
+    );
     group.bench_function("encode: rmp-serde encode::write", |b| {
         b.iter(|| {
             out.clear();

@@ -115,13 +115,13 @@ pub use stream::{default_max_buffer_bytes, StreamDecoder, BUFFER_MARGIN};
 #[cfg(feature = "std")]
 pub use stream::{read_value, ReadValues};
 pub use timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
-#[cfg(all(feature = "serde", feature = "std"))]
-pub use typed::to_writer;
 #[cfg(feature = "serde")]
 pub use typed::{
     from_slice, to_vec, to_vec_named, Compound, Deserializer, Serializer, EXT_STRUCT_NAME,
     HINT_ELEMENT_BYTES, SERIALIZE_MAX_DEPTH,
 };
+#[cfg(all(feature = "serde", feature = "std"))]
+pub use typed::{to_writer, TO_WRITER_CHUNK};
 pub use value::{
     Array, Ext, Index, Integer, Map, MapIndex, Node, Shape, Str, Token, TryFromValueError, Value,
     ValueBuilder, ValueRef, DROP_RESERVE_PER_CONTAINER,

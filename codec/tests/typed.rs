@@ -819,3 +819,149 @@ fn to_writer_writes_what_to_vec_returns_even_when_called_from_inside_a_serialize
     hardpack::to_writer(&mut out, &1u8).unwrap();
     assert_eq!(out, [1]);
 }
+
+/// An `io::Write` that keeps each `write_all` it was handed apart, to see how `to_writer`
+/// cuts a value.
+#[derive(Default)]
+struct Writes(Vec<Vec<u8>>);
+
+impl std::io::Write for Writes {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.write_all(bytes)?;
+        Ok(bytes.len())
+    }
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.0.push(bytes.to_vec());
+        Ok(())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Writes {
+    fn concatenated(&self) -> Vec<u8> {
+        self.0.concat()
+    }
+    fn largest(&self) -> usize {
+        self.0.iter().map(Vec::len).max().unwrap_or(0)
+    }
+}
+
+#[test]
+fn to_writer_writes_a_large_value_as_it_encodes_it_and_a_small_one_in_one_write() {
+    let mut small = Writes::default();
+    hardpack::to_writer(&mut small, &(1u8, "two", [3.0f64; 4])).unwrap();
+    assert_eq!(small.0.len(), 1, "a small value is one write");
+    assert_eq!(
+        small.concatenated(),
+        hardpack::to_vec(&(1u8, "two", [3.0f64; 4])).unwrap()
+    );
+
+    // 1,000,000 u64 (about 8.5 MB): written in chunks of TO_WRITER_CHUNK bytes (plus the
+    // element that crossed it), never held whole.
+    let big: Vec<u64> = (0..1_000_000u64).map(|i| i << 33).collect();
+    let mut writes = Writes::default();
+    hardpack::to_writer(&mut writes, &big).unwrap();
+    let whole = hardpack::to_vec(&big).unwrap();
+    assert_eq!(writes.concatenated(), whole);
+    assert!(
+        writes.largest() <= hardpack::TO_WRITER_CHUNK + 9,
+        "a write of {} bytes",
+        writes.largest()
+    );
+    assert!(writes.0.len() >= whole.len() / (hardpack::TO_WRITER_CHUNK + 9));
+
+    // A map's entries are the points it may be cut at too.
+    let map: BTreeMap<u32, String> = (0..50_000).map(|i| (i, format!("value {i}"))).collect();
+    let mut writes = Writes::default();
+    hardpack::to_writer(&mut writes, &map).unwrap();
+    assert_eq!(writes.concatenated(), hardpack::to_vec(&map).unwrap());
+    assert!(writes.0.len() > 1 && writes.largest() <= hardpack::TO_WRITER_CHUNK + 64);
+}
+
+/// A sequence of unknown length (`serialize_seq(None)`) of `len` elements, each a
+/// sequence of unknown length holding its index and a str.
+struct UnsizedPairs {
+    len: u32,
+}
+
+impl Serialize for UnsizedPairs {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut outer = s.serialize_seq(None)?;
+        for i in 0..self.len {
+            outer.serialize_element(&UnsizedPair(i))?;
+        }
+        outer.end()
+    }
+}
+
+struct UnsizedPair(u32);
+
+impl Serialize for UnsizedPair {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut pair = s.serialize_seq(None)?;
+        pair.serialize_element(&self.0)?;
+        pair.serialize_element("an element of unknown length")?;
+        pair.end()
+    }
+}
+
+#[test]
+fn to_writer_holds_a_sequence_of_unknown_length_until_its_header_is_known() {
+    // Known-length sequences around and beside unknown-length ones, each larger than a chunk.
+    let value = (
+        vec![7u64 << 40; 10_000],
+        UnsizedPairs { len: 20_000 },
+        vec![UnsizedPairs { len: 3 }, UnsizedPairs { len: 5_000 }],
+    );
+    let whole = hardpack::to_vec(&value).unwrap();
+    let mut writes = Writes::default();
+    hardpack::to_writer(&mut writes, &value).unwrap();
+    assert_eq!(writes.concatenated(), whole);
+    type Pairs = Vec<(u32, String)>;
+    let decoded: (Vec<u64>, Pairs, Vec<Pairs>) = hardpack::from_slice(&whole).unwrap();
+    assert_eq!(decoded.1.len(), 20_000);
+    assert_eq!(
+        decoded.1[19_999],
+        (19_999, "an element of unknown length".into())
+    );
+    assert_eq!(decoded.2[1].len(), 5_000);
+    // The 20,000-element sequence (about 640 KB) went out in one piece once it ended: its
+    // header had to go in front of it.
+    let unsized_bytes = hardpack::to_vec(&UnsizedPairs { len: 20_000 }).unwrap();
+    assert!(writes.largest() >= unsized_bytes.len());
+    assert!(writes.0.len() > 3, "the known-length parts are still cut");
+}
+
+#[test]
+fn to_writer_has_written_what_came_before_a_serialize_error_in_a_large_value() {
+    /// Fails at element `at`.
+    struct FailsAt(u32);
+    impl Serialize for FailsAt {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeSeq;
+            let mut seq = s.serialize_seq(Some(1_000_000))?;
+            for i in 0..self.0 {
+                seq.serialize_element(&u64::from(i))?;
+            }
+            Err(serde::ser::Error::custom("element unavailable"))
+        }
+    }
+    let mut writes = Writes::default();
+    let err = hardpack::to_writer(&mut writes, &FailsAt(200_000)).unwrap_err();
+    assert!(err.to_string().contains("element unavailable"), "{err}");
+    let written = writes.concatenated();
+    assert!(written.len() >= hardpack::TO_WRITER_CHUNK);
+    assert_eq!(
+        written[..3],
+        [0xdd, 0x00, 0x0f],
+        "the array's header went first"
+    );
+    // A small value that fails writes nothing.
+    let mut writes = Writes::default();
+    assert!(hardpack::to_writer(&mut writes, &FailsAt(10)).is_err());
+    assert!(writes.0.is_empty());
+}

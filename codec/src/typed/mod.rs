@@ -7,9 +7,9 @@ mod ser;
 mod value_ref;
 
 pub use de::{from_slice, Deserializer, HINT_ELEMENT_BYTES};
-#[cfg(feature = "std")]
-pub use ser::to_writer;
 pub use ser::{to_vec, to_vec_named, Compound, Serializer, SERIALIZE_MAX_DEPTH};
+#[cfg(feature = "std")]
+pub use ser::{to_writer, TO_WRITER_CHUNK};
 
 /// The newtype-struct name through which rmp-serde (and hardpack) pass an ext: a
 /// `(i8, bytes)` tuple serialized as this newtype becomes an ext of that type.

@@ -37,7 +37,15 @@ impl ser::Error for EncodeError {
 pub struct Serializer<'w> {
     out: &'w mut Vec<u8>,
     struct_map: bool,
+    /// The buffer length at which `drain` is handed what `out` holds (after an element of a
+    /// sequence or an entry of a map); `usize::MAX` without a drain, or while a sequence or
+    /// map of unknown length is open (its header goes in front of bytes already in `out`).
+    drain_at: usize,
+    drain: Option<&'w mut Drain<'w>>,
 }
+
+/// Where [`to_writer`] sends the encoded bytes as they accumulate.
+type Drain<'w> = dyn FnMut(&[u8]) -> Result<(), EncodeError> + 'w;
 
 impl<'w> Serializer<'w> {
     /// A serializer appending to `out`, structs as arrays (rmp-serde's default).
@@ -45,7 +53,38 @@ impl<'w> Serializer<'w> {
         Serializer {
             out,
             struct_map: false,
+            drain_at: usize::MAX,
+            drain: None,
         }
+    }
+
+    /// The same serializer handing `drain` what `out` holds (and emptying it) whenever it
+    /// reaches `drain_at` bytes between two elements, so that a large value is written as it
+    /// is encoded, not held whole.
+    #[cfg(feature = "std")]
+    fn draining(mut self, drain: &'w mut Drain<'w>, drain_at: usize) -> Self {
+        self.drain = Some(drain);
+        self.drain_at = drain_at;
+        self
+    }
+
+    /// After an element or entry: hands `drain` the bytes `out` holds if they reached
+    /// `drain_at`.
+    #[inline(always)]
+    fn element_done(&mut self) -> Result<(), EncodeError> {
+        if self.out.len() >= self.drain_at {
+            return self.drain_out();
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn drain_out(&mut self) -> Result<(), EncodeError> {
+        if let Some(drain) = self.drain.as_mut() {
+            drain(self.out)?;
+            self.out.clear();
+        }
+        Ok(())
     }
 
     /// The same serializer writing structs as maps from field names to values (rmp-serde's
@@ -80,6 +119,10 @@ pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> 
 /// What [`to_vec`] and [`to_vec_named`] reserve before encoding (as rmp-serde does).
 const INITIAL_CAPACITY: usize = 128;
 
+/// How many encoded bytes [`to_writer`] gathers before it writes them.
+#[cfg(feature = "std")]
+pub const TO_WRITER_CHUNK: usize = 32 << 10;
+
 /// `value` as MessagePack, structs as maps from field names (what `rmp_serde::to_vec_named`
 /// writes).
 pub fn to_vec_named<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
@@ -88,9 +131,14 @@ pub fn to_vec_named<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeE
     Ok(out)
 }
 
-/// Writes `value` as MessagePack (structs as arrays) to `writer`, in one write of the
-/// encoded bytes. The bytes are encoded into a buffer each thread keeps for it (up to
-/// 64 KiB is kept between calls), so a small message costs no allocation.
+/// Writes `value` as MessagePack (structs as arrays) to `writer`.
+///
+/// The bytes are encoded into a buffer each thread keeps for it (up to 64 KiB is kept
+/// between calls), so a small message costs no allocation and is one `write_all`. A larger
+/// value is written as it is encoded, about [`TO_WRITER_CHUNK`] bytes a `write_all`, so
+/// memory stays small whatever its size (but for a sequence or map of unknown length, held
+/// until its header can be written); if encoding fails partway (a `Serialize` impl's error,
+/// a length past 2^32 - 1), what came before it has been written.
 #[cfg(feature = "std")]
 pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
     writer: &mut W,
@@ -101,11 +149,14 @@ pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
     std::thread_local! {
         static BUFFER: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
     }
-    let mut encode_and_write = |bytes: &mut Vec<u8>| {
-        value.serialize(&mut Serializer::new(bytes))?;
+    let mut write = |bytes: &[u8]| {
         writer
             .write_all(bytes)
             .map_err(|e| EncodeError::custom(format!("writing the encoding failed: {e}")))
+    };
+    let mut encode_and_write = |bytes: &mut Vec<u8>| {
+        value.serialize(&mut Serializer::new(bytes).draining(&mut write, TO_WRITER_CHUNK))?;
+        write(bytes)
     };
     BUFFER.with(|buffer| match buffer.try_borrow_mut() {
         Ok(mut bytes) => {
@@ -132,6 +183,9 @@ pub struct Compound<'a, 'w> {
     /// `Some((start, items))` for a length not known up front.
     unknown: Option<(usize, usize)>,
     is_map: bool,
+    /// The serializer's `drain_at` to restore when a sequence or map of unknown length ends
+    /// (nothing is drained while it is open).
+    drain_at: usize,
 }
 
 impl Compound<'_, '_> {
@@ -142,18 +196,27 @@ impl Compound<'_, '_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn finish(self) -> Result<(), EncodeError> {
         if let Some((start, items)) = self.unknown {
-            let mut head = Vec::new();
-            if self.is_map {
-                header::write_map_len(wire_len(LengthOf::Map, items)?, &mut head);
-            } else {
-                header::write_array_len(wire_len(LengthOf::Array, items)?, &mut head);
-            }
-            let start = start.min(self.ser.out.len());
-            self.ser.out.splice(start..start, head);
+            return self.insert_header(start, items);
         }
+        Ok(())
+    }
+
+    /// Ends a sequence or map of unknown length: its header, now that its items are
+    /// counted, goes in front of them.
+    #[cold]
+    fn insert_header(self, start: usize, items: usize) -> Result<(), EncodeError> {
+        let mut head = Vec::new();
+        if self.is_map {
+            header::write_map_len(wire_len(LengthOf::Map, items)?, &mut head);
+        } else {
+            header::write_array_len(wire_len(LengthOf::Array, items)?, &mut head);
+        }
+        let start = start.min(self.ser.out.len());
+        self.ser.out.splice(start..start, head);
+        self.ser.drain_at = self.drain_at;
         Ok(())
     }
 }
@@ -165,6 +228,7 @@ impl<'a, 'w> Serializer<'w> {
         len: Option<usize>,
         is_map: bool,
     ) -> Result<Compound<'a, 'w>, EncodeError> {
+        let drain_at = self.drain_at;
         let unknown = match len {
             Some(n) if is_map => {
                 header::write_map_len(wire_len(LengthOf::Map, n)?, self.out);
@@ -174,12 +238,16 @@ impl<'a, 'w> Serializer<'w> {
                 header::write_array_len(wire_len(LengthOf::Array, n)?, self.out);
                 None
             }
-            None => Some((self.out.len(), 0)),
+            None => {
+                self.drain_at = usize::MAX;
+                Some((self.out.len(), 0))
+            }
         };
         Ok(Compound {
             ser: self,
             unknown,
             is_map,
+            drain_at,
         })
     }
 
@@ -428,7 +496,8 @@ impl ser::SerializeSeq for Compound<'_, '_> {
     #[inline]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
         self.count();
-        value.serialize(&mut *self.ser)
+        value.serialize(&mut *self.ser)?;
+        self.ser.element_done()
     }
 
     #[inline]
@@ -494,7 +563,8 @@ impl ser::SerializeMap for Compound<'_, '_> {
 
     #[inline]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
-        value.serialize(&mut *self.ser)
+        value.serialize(&mut *self.ser)?;
+        self.ser.element_done()
     }
 
     #[inline]

@@ -259,7 +259,19 @@ impl Header {
 }
 
 // One writer per header kind, so an encoder that already knows the kind writes it without
-// building a `Header` and dispatching on it again.
+// building a `Header` and dispatching on it again. Each appends its marker and fields in one
+// `extend_from_slice` of a fixed array: one capacity check a header, not one a byte.
+
+/// Appends `marker` followed by `field`.
+#[inline(always)]
+fn put<const N: usize>(out: &mut Vec<u8>, marker: u8, field: [u8; N]) {
+    const { assert!(N <= 8, "a header's fields are at most 8 bytes") };
+    let mut bytes = [marker; 9];
+    if let Some(slot) = bytes.get_mut(1..=N) {
+        slot.copy_from_slice(&field);
+    }
+    out.extend_from_slice(bytes.get(..=N).unwrap_or(&bytes));
+}
 
 #[inline]
 pub(crate) fn write_nil(out: &mut Vec<u8>) {
@@ -273,14 +285,12 @@ pub(crate) fn write_bool(b: bool, out: &mut Vec<u8>) {
 
 #[inline]
 pub(crate) fn write_f32(x: f32, out: &mut Vec<u8>) {
-    out.push(F32);
-    out.extend_from_slice(&x.to_be_bytes());
+    put(out, F32, x.to_be_bytes());
 }
 
 #[inline]
 pub(crate) fn write_f64(x: f64, out: &mut Vec<u8>) {
-    out.push(F64);
-    out.extend_from_slice(&x.to_be_bytes());
+    put(out, F64, x.to_be_bytes());
 }
 
 #[inline]
@@ -339,15 +349,9 @@ fn low_bits(len: u32) -> u8 {
 #[inline]
 fn write_len(len: u32, m8: Option<u8>, m16: u8, m32: u8, out: &mut Vec<u8>) {
     match (m8, u8::try_from(len), u16::try_from(len)) {
-        (Some(m8), Ok(l8), _) => out.extend_from_slice(&[m8, l8]),
-        (_, _, Ok(l16)) => {
-            out.push(m16);
-            out.extend_from_slice(&l16.to_be_bytes());
-        }
-        _ => {
-            out.push(m32);
-            out.extend_from_slice(&len.to_be_bytes());
-        }
+        (Some(m8), Ok(l8), _) => put(out, m8, [l8]),
+        (_, _, Ok(l16)) => put(out, m16, l16.to_be_bytes()),
+        _ => put(out, m32, len.to_be_bytes()),
     }
 }
 
@@ -358,17 +362,14 @@ pub(crate) fn write_uint(u: u64, out: &mut Vec<u8>) {
         if b < 0x80 {
             out.push(b);
         } else {
-            out.extend_from_slice(&[UINT8, b]);
+            put(out, UINT8, [b]);
         }
     } else if let Ok(w) = u16::try_from(u) {
-        out.push(UINT16);
-        out.extend_from_slice(&w.to_be_bytes());
+        put(out, UINT16, w.to_be_bytes());
     } else if let Ok(w) = u32::try_from(u) {
-        out.push(UINT32);
-        out.extend_from_slice(&w.to_be_bytes());
+        put(out, UINT32, w.to_be_bytes());
     } else {
-        out.push(UINT64);
-        out.extend_from_slice(&u.to_be_bytes());
+        put(out, UINT64, u.to_be_bytes());
     }
 }
 
@@ -379,18 +380,14 @@ pub(crate) fn write_negative(i: i64, out: &mut Vec<u8>) {
         if b >= -32 {
             out.extend_from_slice(&b.to_be_bytes());
         } else {
-            out.push(INT8);
-            out.extend_from_slice(&b.to_be_bytes());
+            put(out, INT8, b.to_be_bytes());
         }
     } else if let Ok(w) = i16::try_from(i) {
-        out.push(INT16);
-        out.extend_from_slice(&w.to_be_bytes());
+        put(out, INT16, w.to_be_bytes());
     } else if let Ok(w) = i32::try_from(i) {
-        out.push(INT32);
-        out.extend_from_slice(&w.to_be_bytes());
+        put(out, INT32, w.to_be_bytes());
     } else {
-        out.push(INT64);
-        out.extend_from_slice(&i.to_be_bytes());
+        put(out, INT64, i.to_be_bytes());
     }
 }
 
