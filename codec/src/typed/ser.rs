@@ -137,8 +137,9 @@ pub fn to_vec_named<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeE
 /// between calls), so a small message costs no allocation and is one `write_all`. A larger
 /// value is written as it is encoded, about [`TO_WRITER_CHUNK`] bytes a `write_all`, so
 /// memory stays small whatever its size (but for a sequence or map of unknown length, held
-/// until its header can be written); if encoding fails partway (a `Serialize` impl's error,
-/// a length past 2^32 - 1), what came before it has been written.
+/// until its header can be written). If encoding fails partway (a `Serialize` impl's error,
+/// a length past 2^32 - 1), the chunks handed to `writer` before the failure stay written; a
+/// value that fails before its first chunk is full writes nothing.
 #[cfg(feature = "std")]
 pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
     writer: &mut W,
