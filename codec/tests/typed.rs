@@ -965,3 +965,18 @@ fn to_writer_has_written_what_came_before_a_serialize_error_in_a_large_value() {
     assert!(hardpack::to_writer(&mut writes, &FailsAt(10)).is_err());
     assert!(writes.0.is_empty());
 }
+
+#[test]
+fn i128_and_u128_are_written_as_16_byte_bins_as_rmp_serde_writes_them() {
+    let big = -(1i128 << 100) - 7;
+    let mut expected = vec![0xc4, 16];
+    expected.extend(big.to_be_bytes());
+    assert_eq!(hardpack::to_vec(&big).unwrap(), expected);
+    assert_eq!(rmp_serde::to_vec(&big).unwrap(), expected);
+
+    let huge = u128::MAX - 1;
+    let mut expected = vec![0xc4, 16];
+    expected.extend(huge.to_be_bytes());
+    assert_eq!(hardpack::to_vec(&huge).unwrap(), expected);
+    assert_eq!(rmp_serde::to_vec(&huge).unwrap(), expected);
+}
