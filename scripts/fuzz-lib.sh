@@ -146,6 +146,17 @@ run_libfuzzer() {
   echo "${execs:-0} ${rate:-0} $(ls "$work/corpus" | wc -l) ${cov:-0} $rc $before"
 }
 
+# afl_fuzz TARGET AFL-FLAGS...: afl-fuzz on TARGET with the settings every AFL++ run here
+# shares (main instance or secondary): the dictionary, the timeout, the structure-aware custom
+# mutator, seeds that crash skipped rather than fatal.
+afl_fuzz() {
+  local t=$1; shift
+  AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_QUIET=1 \
+  AFL_NO_AFFINITY=1 AFL_IGNORE_SEED_PROBLEMS=1 \
+  AFL_CUSTOM_MUTATOR_LIBRARY="$AFL_MUTATOR_LIB" HARDPACK_TARGET="$t" \
+    cargo afl fuzz "$@" -x "$DICT" -t $((TIMEOUT_S * 1000)) -m none "$AFL_BIN/$t"
+}
+
 # run_afl TARGET SECONDS WORKDIR: seeds are corpus/TARGET files up to 64 KB (AFL calibrates
 # every seed; the 100 KB bombs only slow it). Prints "execs exec_per_sec corpus_files".
 run_afl() {
@@ -155,11 +166,7 @@ run_afl() {
   find "$REPO/corpus/$t" -type f -size -64k -exec cp {} "$work/afl-in/" \;
   [ -d "$work/corpus" ] && find "$work/corpus" -type f -size -64k -exec cp {} "$work/afl-in/" \; 2>/dev/null
   set +e
-  AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_QUIET=1 \
-  AFL_NO_AFFINITY=1 AFL_IGNORE_SEED_PROBLEMS=1 \
-  AFL_CUSTOM_MUTATOR_LIBRARY="$AFL_MUTATOR_LIB" HARDPACK_TARGET="$t" \
-    cargo afl fuzz -i "$work/afl-in" -o "$work/afl-out" -V "$secs" -x "$DICT" \
-    -t $((TIMEOUT_S * 1000)) -m none "$AFL_BIN/$t" >"$work/afl.log" 2>&1
+  afl_fuzz "$t" -i "$work/afl-in" -o "$work/afl-out" -V "$secs" >"$work/afl.log" 2>&1
   local rc=$?
   set -e
   local stats="$work/afl-out/default/fuzzer_stats" execs=0 rate=0 items=0
