@@ -69,6 +69,41 @@ fn validate_reports_what_the_decode_would_charge() {
     assert!(stats.charged_bytes > 30, "{stats:?}");
 }
 
+/// Short strs and scalars are read from a 32-byte window when that much input is left: every
+/// fixstr length, with a non-ASCII byte (valid and invalid UTF-8) at each position, at the
+/// end of the input and followed by room, under limits that refuse some of them.
+#[test]
+fn short_strs_get_the_decoders_verdict_in_and_out_of_the_window() {
+    for text_len in 0u8..=31 {
+        for odd_at in (0..usize::from(text_len)).map(Some).chain([None]) {
+            for odd in [&[0xc3, 0xa9][..], &[0xff], &[0x80]] {
+                let mut text = vec![b'a'; usize::from(text_len)];
+                if let Some(at) = odd_at {
+                    let end = (at + odd.len()).min(text.len());
+                    text[at..end].copy_from_slice(&odd[..end - at]);
+                }
+                let mut str_item = vec![0xa0 | text_len];
+                str_item.extend(&text);
+                // Alone; last in an array with room after it; first, with room; cut short.
+                let mut in_array = vec![0x92, 0x01];
+                in_array.extend(&str_item);
+                let mut before_room = vec![0x92];
+                before_room.extend(&str_item);
+                before_room.extend([0xc4, 32]);
+                before_room.extend([0u8; 32]);
+                let mut cut = before_room.clone();
+                cut.truncate(1 + str_item.len().saturating_sub(1).max(1));
+                for input in [&str_item, &in_array, &before_room, &cut] {
+                    for max_str_len in [0, 5, 23, 24, 31, 1 << 20] {
+                        agree(&Limits::default().with(Limit::StrLen, max_str_len), input);
+                    }
+                    agree(&Limits::default().with(Limit::AllocBytes, 40), input);
+                }
+            }
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
     #[test]

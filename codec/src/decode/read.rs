@@ -9,7 +9,7 @@ use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
 use crate::value::leaf::ShortText;
 use crate::value::Value;
 use crate::wire::cursor::{Cursor, Incomplete};
-use crate::wire::header::{plain_scalar_body, Header, HeaderError};
+use crate::wire::header::{leaf_item, plain_scalar_body, Header, HeaderError, LEAF_ITEM_MAX};
 
 use super::strict::Strict;
 use super::InvalidUtf8;
@@ -21,10 +21,11 @@ pub(crate) trait Sink<'a> {
     /// them inline: the reader checks them with a cheaper test) or, like every other str, to
     /// [`str`](Self::str) as a `&str`.
     const SHORT_TEXT: bool = true;
-    /// Whether the sink ignores the value a scalar that owns nothing carries (nil, bool, int,
-    /// float): the reader then steps over such a scalar by its width and hands the sink
-    /// [`Value::Nil`] in its place (outside strict mode, which checks each width).
-    const IGNORES_SCALAR_VALUES: bool = false;
+    /// Whether the sink only counts (the validator): it ignores the value a scalar that owns
+    /// nothing carries (nil, bool, int, float) and the text of a str. The reader then steps
+    /// over such a scalar by its width, and over a short ASCII str, and tells the sink with
+    /// [`leaf`](Self::leaf) (outside strict mode, which checks each width).
+    const COUNTS_ONLY: bool = false;
     /// Containers open around the next item.
     fn depth(&self) -> usize;
     /// Levels of nesting a container opening next would be inside, for `max_depth`: the
@@ -43,6 +44,14 @@ pub(crate) trait Sink<'a> {
     fn short_str(&mut self, text: ShortText<'a>) -> bool;
     /// A longer str, known to be UTF-8.
     fn str(&mut self, text: &'a str) -> Result<bool, ErrorKind>;
+    /// For a sink that [counts only](Self::COUNTS_ONLY): a scalar that owns nothing
+    /// (`text_len` 0), or a str of `text_len` bytes known to be UTF-8 and within
+    /// `max_str_len`.
+    fn leaf(&mut self, text_len: usize) -> Result<bool, ErrorKind> {
+        let _ = text_len;
+        crate::invariant::broken("a leaf counted for a sink that does not only count");
+        Ok(false)
+    }
     /// A str that is not UTF-8, under [`InvalidUtf8::Replace`]; the sink replaces it and
     /// checks the result with [`check_len`].
     fn invalid_str(&mut self, bytes: &'a [u8], limits: &Limits) -> Result<bool, ErrorKind>;
@@ -69,6 +78,41 @@ pub(crate) fn check_len(limits: &Limits, limit: Limit, claimed: usize) -> Result
         });
     }
     Ok(claimed)
+}
+
+/// For each text length up to 31: the high bit of each byte of a str of that length after
+/// its marker, in a [`LEAF_ITEM_MAX`]-byte window read as four little-endian words.
+#[allow(clippy::indexing_slicing)] // Evaluated at compile time: an index out of range fails the build.
+static TEXT_HIGH_BITS: [[u64; 4]; LEAF_ITEM_MAX] = {
+    let mut masks = [[0u64; 4]; LEAF_ITEM_MAX];
+    let mut text_len = 0;
+    while text_len < LEAF_ITEM_MAX {
+        let mut byte = 1;
+        while byte <= text_len {
+            masks[text_len][byte / 8] |= 0x80 << (byte % 8 * 8);
+            byte += 1;
+        }
+        text_len += 1;
+    }
+    masks
+};
+
+/// Whether the `text_len` bytes after the marker at the start of `window` are ASCII, with no
+/// branch on `text_len` (short strs' lengths vary from one to the next, and a branch on each
+/// mispredicted): the window's words masked to those bytes' high bits.
+#[inline(always)]
+fn ascii_after_marker(window: &[u8; LEAF_ITEM_MAX], text_len: usize) -> bool {
+    let Some(masks) = TEXT_HIGH_BITS.get(text_len) else {
+        return false;
+    };
+    let word = |at: usize| {
+        window
+            .get(at..at.saturating_add(8))
+            .and_then(|bytes| <[u8; 8]>::try_from(bytes).ok())
+            .map_or(0, u64::from_le_bytes)
+    };
+    let [m0, m1, m2, m3] = *masks;
+    (word(0) & m0 | word(8) & m1 | word(16) & m2 | word(24) & m3) == 0
 }
 
 /// Reads items from the input into a sink, checking each.
@@ -192,13 +236,28 @@ impl<'a> Reader<'a> {
         start: usize,
         strict: Option<&mut Strict<'a>>,
     ) -> Result<bool, ErrorKind> {
-        if S::IGNORES_SCALAR_VALUES && strict.is_none() {
-            // One table lookup for the commonest items, instead of decoding each one to throw
-            // its value away: a third of validation's time went to the dispatch.
-            if let Some(marker) = self.cur.peek_u8() {
+        if S::COUNTS_ONLY && strict.is_none() {
+            // The commonest items (scalars and short strs: keys, most values) with one table
+            // load and no branch on which they are, instead of decoding each to throw its
+            // value away: validation's time went to mispredicted branches on the marker.
+            if let Some(window) = self.cur.window::<LEAF_ITEM_MAX>() {
+                let [marker, ..] = *window;
+                let [len, text_len] = leaf_item(marker);
+                let text_len = usize::from(text_len);
+                if len != 0
+                    && text_len <= self.limits.max_str_len
+                    && ascii_after_marker(window, text_len)
+                {
+                    // The window holds the whole item: LEAF_ITEM_MAX is the longest.
+                    self.body(usize::from(len), sink)?;
+                    return sink.leaf(text_len);
+                }
+            } else if let Some(marker) = self.cur.peek_u8() {
+                // Near the end of the input (a copy into a padded window cost more than it
+                // saved): scalars still by the table.
                 if let Some(body) = plain_scalar_body(marker) {
                     self.body(1 + usize::from(body), sink)?;
-                    return Ok(sink.scalar(Value::Nil));
+                    return sink.leaf(0);
                 }
             }
         }
@@ -238,19 +297,28 @@ impl<'a> Reader<'a> {
                     sink.ext(ext_type, payload)
                 }
             }
-            Header::Array(len) => {
-                let len = self.check(Limit::ArrayLen, len)?;
-                self.check_room(len, sink)?;
-                self.check_depth(sink)?;
-                sink.open(false, len)
-            }
-            Header::Map(len) => {
-                let len = self.check(Limit::MapLen, len)?;
-                self.check_room(len.saturating_mul(2), sink)?;
-                self.check_depth(sink)?;
-                sink.open(true, len)
-            }
+            Header::Array(len) => self.container(false, len, sink),
+            Header::Map(len) => self.container(true, len, sink),
         }
+    }
+
+    /// An array (`is_map` false) or map of `len` children, its header read.
+    #[inline(always)]
+    fn container<S: Sink<'a>>(
+        &mut self,
+        is_map: bool,
+        len: u32,
+        sink: &mut S,
+    ) -> Result<bool, ErrorKind> {
+        let (limit, per_child) = if is_map {
+            (Limit::MapLen, 2)
+        } else {
+            (Limit::ArrayLen, 1)
+        };
+        let len = self.check(limit, len)?;
+        self.check_room(len.saturating_mul(per_child), sink)?;
+        self.check_depth(sink)?;
+        sink.open(is_map, len)
     }
 
     /// A str of `len` bytes, its header read.
@@ -298,5 +366,31 @@ impl<'a> Reader<'a> {
             });
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ascii_check_sees_exactly_the_text_after_the_marker() {
+        for text_len in 0..LEAF_ITEM_MAX {
+            let mut window = [b'a'; LEAF_ITEM_MAX];
+            window[0] = 0xff;
+            assert!(ascii_after_marker(&window, text_len), "length {text_len}");
+            for high_at in 1..LEAF_ITEM_MAX {
+                let mut odd = window;
+                odd[high_at] = 0x80;
+                assert_eq!(
+                    ascii_after_marker(&odd, text_len),
+                    high_at > text_len,
+                    "length {text_len}, high bit at {high_at}"
+                );
+            }
+        }
+        assert!(!ascii_after_marker(&[0x80; LEAF_ITEM_MAX], 1));
+        // Past the table: not claimed ASCII.
+        assert!(!ascii_after_marker(&[b'a'; LEAF_ITEM_MAX], LEAF_ITEM_MAX));
     }
 }

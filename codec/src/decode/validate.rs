@@ -96,7 +96,18 @@ impl<C: CountRoom> Validator<C> {
 }
 
 impl<'a, C: CountRoom> Sink<'a> for Validator<C> {
-    const IGNORES_SCALAR_VALUES: bool = true;
+    const COUNTS_ONLY: bool = true;
+
+    #[inline(always)]
+    fn leaf(&mut self, text_len: usize) -> Result<bool, ErrorKind> {
+        let charge = str_charge(text_len);
+        // Most leaves are charged nothing: a branch that predicts well, not an addition and
+        // a comparison with the budget for each.
+        if charge != 0 {
+            self.budget.charge(charge)?;
+        }
+        Ok(self.item_done())
+    }
 
     #[inline(always)]
     fn depth(&self) -> usize {

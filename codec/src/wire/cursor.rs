@@ -9,39 +9,45 @@ pub(crate) struct Incomplete {
 
 /// A read position in a byte slice; every read checks the bounds and reports how many bytes
 /// were missing.
+///
+/// Held as the input and the part of it not yet read (always a suffix of it): a read is one
+/// comparison with what is left and no position arithmetic, which the compiler could not
+/// prove free of overflow (a tenth of validation's instructions were saturating adds).
 #[derive(Clone, Debug)]
 pub(crate) struct Cursor<'a> {
     input: &'a [u8],
-    pos: usize,
+    rest: &'a [u8],
 }
 
 impl<'a> Cursor<'a> {
     /// A cursor at the start of `input`.
     pub(crate) const fn new(input: &'a [u8]) -> Self {
-        Cursor { input, pos: 0 }
+        Cursor { input, rest: input }
     }
 
     /// A cursor at `pos` in `input` (at its end if `pos` is past it).
     pub(crate) fn at(input: &'a [u8], pos: usize) -> Self {
         Cursor {
             input,
-            pos: pos.min(input.len()),
+            rest: input.get(pos..).unwrap_or_default(),
         }
     }
 
     /// Bytes consumed so far.
+    #[inline(always)]
     pub(crate) const fn position(&self) -> usize {
-        self.pos
+        // rest is a suffix of input: every advance is by a slice that was taken.
+        debug_assert!(
+            self.rest.len() <= self.input.len(),
+            "cursor past the end of its input"
+        );
+        self.input.len().saturating_sub(self.rest.len())
     }
 
     /// Bytes not yet consumed.
+    #[inline(always)]
     pub(crate) const fn remaining(&self) -> usize {
-        // pos never passes input.len(): every advance is by a slice that was taken.
-        debug_assert!(
-            self.pos <= self.input.len(),
-            "cursor past the end of its input"
-        );
-        self.input.len().saturating_sub(self.pos)
+        self.rest.len()
     }
 
     /// The whole input.
@@ -51,46 +57,55 @@ impl<'a> Cursor<'a> {
 
     /// The bytes consumed since position `start`.
     pub(crate) fn since(&self, start: usize) -> &'a [u8] {
-        self.input.get(start..self.pos).unwrap_or_default()
+        self.input.get(start..self.position()).unwrap_or_default()
     }
 
     /// Takes the next `n` bytes.
+    #[inline(always)]
     pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], Incomplete> {
-        let rest = self.input.get(self.pos..).unwrap_or_default();
-        match rest.get(..n) {
-            Some(bytes) => {
-                self.pos = self.pos.saturating_add(n);
+        match self.rest.split_at_checked(n) {
+            Some((bytes, rest)) => {
+                self.rest = rest;
                 Ok(bytes)
             }
             None => Err(Incomplete {
-                needed: n.saturating_sub(rest.len()),
+                needed: n.saturating_sub(self.rest.len()),
             }),
         }
     }
 
     /// Takes the next `N` bytes as an array.
+    #[inline(always)]
     pub(crate) fn take_array<const N: usize>(&mut self) -> Result<[u8; N], Incomplete> {
-        let bytes = self.take(N)?;
-        match <[u8; N]>::try_from(bytes) {
-            Ok(array) => Ok(array),
-            Err(_) => {
-                crate::invariant::broken("take(N) returned other than N bytes");
-                Err(Incomplete { needed: N })
+        match self.rest.split_first_chunk::<N>() {
+            Some((bytes, rest)) => {
+                self.rest = rest;
+                Ok(*bytes)
             }
+            None => Err(Incomplete {
+                needed: N.saturating_sub(self.rest.len()),
+            }),
         }
+    }
+
+    /// The next `N` bytes, not taken: `None` when fewer are left.
+    #[inline(always)]
+    pub(crate) fn window<const N: usize>(&self) -> Option<&'a [u8; N]> {
+        self.rest.first_chunk::<N>()
     }
 
     /// The next byte, not taken.
     #[inline(always)]
     pub(crate) fn peek_u8(&self) -> Option<u8> {
-        self.input.get(self.pos).copied()
+        self.rest.first().copied()
     }
 
     /// Takes one byte.
+    #[inline(always)]
     pub(crate) fn take_u8(&mut self) -> Result<u8, Incomplete> {
-        match self.input.get(self.pos) {
-            Some(&b) => {
-                self.pos = self.pos.saturating_add(1);
+        match self.rest.split_first() {
+            Some((&b, rest)) => {
+                self.rest = rest;
                 Ok(b)
             }
             None => Err(Incomplete { needed: 1 }),

@@ -175,6 +175,42 @@ pub(crate) const fn plain_scalar_body(marker: u8) -> Option<u8> {
     }
 }
 
+/// The longest item [`leaf_item`] describes: a fixstr of 31 bytes and its marker.
+pub(crate) const LEAF_ITEM_MAX: usize = 32;
+
+/// For each marker, `[the item's length, the length of its text]` when the marker alone
+/// says how long the item is and it holds no children and nothing to check but text: a
+/// scalar that owns nothing (`[1 + body, 0]`) or a fixstr (`[1 + n, n]`). `[0, 0]` for every
+/// other marker.
+#[allow(clippy::indexing_slicing)] // Evaluated at compile time: an index out of range fails the build.
+static LEAF_ITEMS: [[u8; 2]; 256] = {
+    let mut table = [[0u8; 2]; 256];
+    let mut index = 0usize;
+    while index < 256 {
+        // In range: the loop stops at 256.
+        let m = index as u8;
+        table[index] = match plain_scalar_body(m) {
+            Some(body) => [1 + body, 0],
+            None if m & 0xe0 == FIXSTR => {
+                let text = m & 0x1f;
+                [1 + text, text]
+            }
+            None => [0, 0],
+        };
+        index += 1;
+    }
+    table
+};
+
+/// The entry of [`LEAF_ITEMS`] for `marker`: one load, no branch on the kind of item.
+#[inline(always)]
+pub(crate) fn leaf_item(marker: u8) -> [u8; 2] {
+    LEAF_ITEMS
+        .get(usize::from(marker))
+        .copied()
+        .unwrap_or_default()
+}
+
 impl Header {
     /// Reads one header. On error the cursor may have advanced partway. Inlined into each
     /// reader loop: called out of line it was a third of validation's time.
@@ -413,6 +449,34 @@ mod tests {
                 _ => None,
             };
             assert_eq!(plain_scalar_body(marker), plain, "marker {marker:#04x}");
+        }
+    }
+
+    #[test]
+    fn the_leaf_item_table_agrees_with_the_header_reader_on_every_marker() {
+        for marker in 0..=u8::MAX {
+            let mut bytes = [b'a'; LEAF_ITEM_MAX];
+            bytes[0] = marker;
+            let mut cur = Cursor::new(&bytes);
+            let header = Header::read(&mut cur);
+            let header_len = cur.position();
+            let expected = match header {
+                Ok(Header::Str(n)) if marker & 0xe0 == FIXSTR => {
+                    let n = u8::try_from(n).expect("a fixstr is short");
+                    [1 + n, n]
+                }
+                Ok(
+                    Header::Nil
+                    | Header::Bool(_)
+                    | Header::Uint(_)
+                    | Header::Int(_)
+                    | Header::F32(_)
+                    | Header::F64(_),
+                ) => [u8::try_from(header_len).expect("short"), 0],
+                _ => [0, 0],
+            };
+            assert_eq!(leaf_item(marker), expected, "marker {marker:#04x}");
+            assert!(usize::from(expected[0]) <= LEAF_ITEM_MAX);
         }
     }
 
