@@ -1,7 +1,7 @@
 //! The encoder: the smallest encoding of every value, written straight into the caller's
 //! buffer by one walk over the value (no recursion); headers go through the wire layer.
 
-use crate::error::{EncodeError, LengthOf};
+use crate::error::{wire_len, EncodeError, LengthOf};
 use crate::prelude::*;
 use crate::timestamp::TIMESTAMP_EXT_TYPE;
 use crate::value::walk::{Event, Root, Token, Walk};
@@ -42,10 +42,6 @@ pub(crate) fn write_events<'a>(
         }
     }
     Ok(())
-}
-
-fn wire_len(of: LengthOf, len: usize) -> Result<u32, EncodeError> {
-    u32::try_from(len).map_err(|_| EncodeError::too_long(of, len))
 }
 
 #[inline(always)]

@@ -304,47 +304,63 @@ impl LengthOf {
     }
 }
 
+/// `len` as a header's 32-bit length field, or the error for a `len` MessagePack cannot
+/// express. Inlined into the typed serializer, which is compiled in the caller's crate: out of
+/// line, each container and str paid a call returning through memory.
+#[inline]
+pub(crate) fn wire_len(of: LengthOf, len: usize) -> Result<u32, EncodeError> {
+    u32::try_from(len).map_err(|_| EncodeError::too_long(of, len))
+}
+
 /// An encoding error: a [`Value`](crate::Value) that MessagePack cannot represent.
+///
+/// One pointer wide: every `Serialize` call returns a `Result` of it, which a larger error
+/// would send through memory on the way back from each field.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EncodeError {
+pub struct EncodeError(alloc::boxed::Box<EncodeErrorDetail>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct EncodeErrorDetail {
     kind: EncodeErrorKind,
     /// What a `Serialize` implementation (or the serializer) said, for `Custom`.
     message: Option<alloc::string::String>,
 }
 
 impl EncodeError {
-    pub(crate) const fn too_long(of: LengthOf, len: usize) -> Self {
-        EncodeError {
+    #[cold]
+    pub(crate) fn too_long(of: LengthOf, len: usize) -> Self {
+        EncodeError(alloc::boxed::Box::new(EncodeErrorDetail {
             kind: EncodeErrorKind::TooLong { of, len },
             message: None,
-        }
+        }))
     }
 
     /// An error with a message, from a `Serialize` implementation or the serializer.
     #[cfg(feature = "serde")]
+    #[cold]
     pub(crate) fn custom(message: alloc::string::String) -> Self {
-        EncodeError {
+        EncodeError(alloc::boxed::Box::new(EncodeErrorDetail {
             kind: EncodeErrorKind::Custom,
             message: Some(message),
-        }
+        }))
     }
 
     /// What went wrong.
-    pub const fn kind(&self) -> &EncodeErrorKind {
-        &self.kind
+    pub fn kind(&self) -> &EncodeErrorKind {
+        &self.0.kind
     }
 }
 
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
+        match self.0.kind {
             EncodeErrorKind::TooLong { of, len } => write!(
                 f,
                 "{} of length {len} cannot be encoded: MessagePack lengths are at most 4294967295",
                 of.name()
             ),
             EncodeErrorKind::Custom => {
-                f.write_str(self.message.as_deref().unwrap_or("serialization failed"))
+                f.write_str(self.0.message.as_deref().unwrap_or("serialization failed"))
             }
         }
     }

@@ -20,7 +20,7 @@ use core::fmt::Display;
 
 use serde::ser::{self, Serialize};
 
-use crate::error::{EncodeError, LengthOf};
+use crate::error::{wire_len, EncodeError, LengthOf};
 use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
 use crate::value::borrowed::{Node, ValueRef};
 use crate::value::token::Token;
@@ -49,6 +49,7 @@ type Drain<'w> = dyn FnMut(&[u8]) -> Result<(), EncodeError> + 'w;
 
 impl<'w> Serializer<'w> {
     /// A serializer appending to `out`, structs as arrays (rmp-serde's default).
+    #[inline]
     pub fn new(out: &'w mut Vec<u8>) -> Self {
         Serializer {
             out,
@@ -90,6 +91,7 @@ impl<'w> Serializer<'w> {
     /// The same serializer writing structs as maps from field names to values (rmp-serde's
     /// `with_struct_map`, `to_vec_named`): larger, but readable without the type.
     #[must_use]
+    #[inline]
     pub fn with_struct_map(mut self) -> Self {
         self.struct_map = true;
         self
@@ -173,10 +175,6 @@ pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
     })
 }
 
-fn wire_len(of: LengthOf, len: usize) -> Result<u32, EncodeError> {
-    u32::try_from(len).map_err(|_| EncodeError::too_long(of, len))
-}
-
 /// An array or map being written: its count known up front (header written), or counted as
 /// its elements arrive (header inserted at `start` when it ends).
 pub struct Compound<'a, 'w> {
@@ -223,7 +221,7 @@ impl Compound<'_, '_> {
 }
 
 impl<'a, 'w> Serializer<'w> {
-    #[inline]
+    #[inline(always)]
     fn compound(
         &'a mut self,
         len: Option<usize>,
@@ -431,17 +429,17 @@ impl<'a, 'w> ser::Serializer for &'a mut Serializer<'w> {
         value.serialize(self)
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, 'w>, EncodeError> {
         self.compound(len, false)
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a, 'w>, EncodeError> {
         self.compound(Some(len), false)
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_tuple_struct(
         self,
         _name: &'static str,
@@ -462,12 +460,12 @@ impl<'a, 'w> ser::Serializer for &'a mut Serializer<'w> {
         self.compound(Some(len), false)
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, 'w>, EncodeError> {
         self.compound(len, true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_struct(
         self,
         _name: &'static str,
@@ -494,14 +492,14 @@ impl ser::SerializeSeq for Compound<'_, '_> {
     type Ok = ();
     type Error = EncodeError;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
         self.count();
         value.serialize(&mut *self.ser)?;
         self.ser.element_done()
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), EncodeError> {
         self.finish()
     }
@@ -511,12 +509,12 @@ impl ser::SerializeTuple for Compound<'_, '_> {
     type Ok = ();
     type Error = EncodeError;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
         ser::SerializeSeq::serialize_element(self, value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), EncodeError> {
         self.finish()
     }
@@ -526,12 +524,12 @@ impl ser::SerializeTupleStruct for Compound<'_, '_> {
     type Ok = ();
     type Error = EncodeError;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
         ser::SerializeSeq::serialize_element(self, value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), EncodeError> {
         self.finish()
     }
@@ -541,12 +539,12 @@ impl ser::SerializeTupleVariant for Compound<'_, '_> {
     type Ok = ();
     type Error = EncodeError;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
         ser::SerializeSeq::serialize_element(self, value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), EncodeError> {
         self.finish()
     }
@@ -556,19 +554,19 @@ impl ser::SerializeMap for Compound<'_, '_> {
     type Ok = ();
     type Error = EncodeError;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), EncodeError> {
         self.count();
         key.serialize(&mut *self.ser)
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
         value.serialize(&mut *self.ser)?;
         self.ser.element_done()
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), EncodeError> {
         self.finish()
     }
@@ -578,7 +576,7 @@ impl ser::SerializeStruct for Compound<'_, '_> {
     type Ok = ();
     type Error = EncodeError;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
@@ -590,7 +588,7 @@ impl ser::SerializeStruct for Compound<'_, '_> {
         value.serialize(&mut *self.ser)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), EncodeError> {
         self.finish()
     }
@@ -600,7 +598,7 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
     type Ok = ();
     type Error = EncodeError;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
@@ -609,7 +607,7 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
         ser::SerializeStruct::serialize_field(self, key, value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), EncodeError> {
         self.finish()
     }
@@ -658,7 +656,7 @@ impl ser::Serializer for &mut ExtParts {
         self.data = Some(v.to_vec());
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_tuple(self, len: usize) -> Result<Self, EncodeError> {
         if len == 2 {
             Ok(self)
@@ -749,12 +747,12 @@ impl ser::SerializeTuple for &mut ExtParts {
     type Ok = ();
     type Error = EncodeError;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
         value.serialize(&mut **self)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), EncodeError> {
         Ok(())
     }

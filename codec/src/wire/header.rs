@@ -392,7 +392,7 @@ fn write_len(len: u32, m8: Option<u8>, m16: u8, m32: u8, out: &mut Vec<u8>) {
 }
 
 /// A non-negative integer in its smallest form.
-#[inline]
+#[inline(always)]
 pub(crate) fn write_uint(u: u64, out: &mut Vec<u8>) {
     if let Ok(b) = u8::try_from(u) {
         if b < 0x80 {
@@ -410,7 +410,7 @@ pub(crate) fn write_uint(u: u64, out: &mut Vec<u8>) {
 }
 
 /// A negative integer in its smallest form (a non-negative one is a uint).
-#[inline]
+#[inline(always)]
 pub(crate) fn write_negative(i: i64, out: &mut Vec<u8>) {
     if let Ok(b) = i8::try_from(i) {
         if b >= -32 {
