@@ -323,3 +323,31 @@ fn ten_million_empty_arrays_decode_within_the_budget_or_are_refused_by_it() {
     assert!(stats.charged_bytes <= budget);
     assert_eq!(encode(&value).unwrap(), input);
 }
+
+/// The classifiers say exactly which kind an error is: a caller retrying on "incomplete"
+/// must not retry a refusal, nor report a refusal as a limit that was none.
+#[test]
+fn an_error_is_incomplete_or_a_limit_only_when_it_is() {
+    let cut = decode(&[0x92, 0x01]).unwrap_err();
+    assert!(cut.is_incomplete() && !cut.is_limit(), "{cut}");
+    assert_eq!((cut.needed(), cut.limit()), (Some(1), None));
+
+    let reserved = decode(&[0xc1]).unwrap_err();
+    assert!(
+        !reserved.is_incomplete() && !reserved.is_limit(),
+        "{reserved}"
+    );
+    assert_eq!((reserved.needed(), reserved.limit()), (None, None));
+
+    let too_long = Decoder::new(Limits::default().with(Limit::StrLen, 1))
+        .decode(&[0xa2, b'h', b'i'])
+        .unwrap_err();
+    assert!(
+        !too_long.is_incomplete() && too_long.is_limit(),
+        "{too_long}"
+    );
+    assert_eq!(
+        (too_long.needed(), too_long.limit()),
+        (None, Some(Limit::StrLen))
+    );
+}
