@@ -980,3 +980,40 @@ fn i128_and_u128_are_written_as_16_byte_bins_as_rmp_serde_writes_them() {
     assert_eq!(hardpack::to_vec(&huge).unwrap(), expected);
     assert_eq!(rmp_serde::to_vec(&huge).unwrap(), expected);
 }
+
+/// A sequence or map claiming more elements than a 32-bit length field holds is refused
+/// before anything is written, naming what was too long and how long.
+#[test]
+fn a_length_past_the_format_is_an_error_naming_it() {
+    struct Claims(bool);
+    impl Serialize for Claims {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::{SerializeMap, SerializeSeq};
+            let len = Some(u32::MAX as usize + 1);
+            if self.0 {
+                serializer.serialize_map(len)?.end()
+            } else {
+                serializer.serialize_seq(len)?.end()
+            }
+        }
+    }
+    for (is_map, name, of) in [
+        (false, "array", hardpack::LengthOf::Array),
+        (true, "map", hardpack::LengthOf::Map),
+    ] {
+        let err = hardpack::to_vec(&Claims(is_map)).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            &hardpack::EncodeErrorKind::TooLong {
+                of,
+                len: u32::MAX as usize + 1
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{name} of length 4294967296 cannot be encoded: MessagePack lengths are at most 4294967295"
+            )
+        );
+    }
+}
