@@ -389,6 +389,21 @@ mod tests {
                 );
             }
         }
+        // Two high bits in the same place of different words must not cancel out.
+        for text_len in 0..LEAF_ITEM_MAX {
+            for first in 1..LEAF_ITEM_MAX {
+                for second in first..LEAF_ITEM_MAX {
+                    let mut odd = [b'a'; LEAF_ITEM_MAX];
+                    odd[first] = 0xc3;
+                    odd[second] = 0xc3;
+                    assert_eq!(
+                        ascii_after_marker(&odd, text_len),
+                        first > text_len,
+                        "length {text_len}, high bits at {first} and {second}"
+                    );
+                }
+            }
+        }
         assert!(!ascii_after_marker(&[0x80; LEAF_ITEM_MAX], 1));
         // Past the table: not claimed ASCII.
         assert!(!ascii_after_marker(&[b'a'; LEAF_ITEM_MAX], LEAF_ITEM_MAX));
