@@ -245,7 +245,7 @@ impl<'a> Reader<'a> {
                 let [len, text_len] = leaf_item(marker);
                 let text_len = usize::from(text_len);
                 if len != 0
-                    && text_len <= self.limits.max_str_len
+                    && check_len(&self.limits, Limit::StrLen, text_len).is_ok()
                     && ascii_after_marker(window, text_len)
                 {
                     // The window holds the whole item: LEAF_ITEM_MAX is the longest.
