@@ -1017,3 +1017,172 @@ fn a_length_past_the_format_is_an_error_naming_it() {
         );
     }
 }
+
+/// Every width of the integers at the edges of each type, floats, bools and nil.
+fn scalar_encodings() -> Vec<Vec<u8>> {
+    let mut encodings = vec![vec![0xc0], vec![0xc2], vec![0xc3]];
+    let unsigned = [
+        0u64,
+        1,
+        127,
+        128,
+        255,
+        256,
+        65_535,
+        65_536,
+        u64::from(u32::MAX),
+    ];
+    for n in unsigned
+        .into_iter()
+        .chain([u64::from(u32::MAX) + 1, u64::MAX])
+    {
+        encodings.push(rmp_serde::to_vec(&n).unwrap());
+        // The wider forms a lenient decoder accepts too.
+        if let Ok(n) = u8::try_from(n) {
+            encodings.push(vec![0xcc, n]);
+        }
+        if let Ok(n) = u16::try_from(n) {
+            encodings.push([&[0xcd][..], &n.to_be_bytes()].concat());
+        }
+        if let Ok(n) = u32::try_from(n) {
+            encodings.push([&[0xce][..], &n.to_be_bytes()].concat());
+        }
+        encodings.push([&[0xcf][..], &n.to_be_bytes()].concat());
+    }
+    for n in [
+        -1i64,
+        -32,
+        -33,
+        -128,
+        -129,
+        -32_768,
+        -32_769,
+        i64::from(i32::MIN),
+        i64::MIN,
+    ] {
+        encodings.push(rmp_serde::to_vec(&n).unwrap());
+        if let Ok(n) = i8::try_from(n) {
+            encodings.push(vec![0xd0, n.to_be_bytes()[0]]);
+        }
+        if let Ok(n) = i16::try_from(n) {
+            encodings.push([&[0xd1][..], &n.to_be_bytes()].concat());
+        }
+        encodings.push([&[0xd3][..], &n.to_be_bytes()].concat());
+    }
+    // Non-negative values in signed forms.
+    encodings.push(vec![0xd0, 0x05]);
+    encodings.push([&[0xd2][..], &i32::MAX.to_be_bytes()].concat());
+    for x in [0.5f32, -0.0, f32::MAX, f32::INFINITY] {
+        encodings.push(rmp_serde::to_vec(&x).unwrap());
+    }
+    for x in [0.25f64, 1e300, f64::NEG_INFINITY] {
+        encodings.push(rmp_serde::to_vec(&x).unwrap());
+    }
+    encodings
+}
+
+/// Decodes `[0, scalar]` into `(u8, T)` with both libraries: the same value, or both refuse
+/// (hardpack at the scalar: byte 2, depth 1).
+fn agrees_with_rmp_serde<T>(scalar: &[u8])
+where
+    T: for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+{
+    let bytes = [&[0x92, 0x00][..], scalar].concat();
+    let ours = hardpack::from_slice::<(u8, T)>(&bytes);
+    let theirs = rmp_serde::from_slice::<(u8, T)>(&bytes);
+    let what = format!("{scalar:02x?} into {}", std::any::type_name::<T>());
+    match (ours, theirs) {
+        (Ok(ours), Ok(theirs)) => assert_eq!(ours, theirs, "{what}"),
+        (Err(e), Err(_)) => {
+            assert_eq!(e_place(&e), (2, 1), "{what}: {e}");
+        }
+        (ours, theirs) => panic!("{what}: hardpack {ours:?}, rmp-serde {theirs:?}"),
+    }
+}
+
+fn e_place(e: &hardpack::Error) -> (usize, usize) {
+    (e.offset(), e.depth())
+}
+
+#[test]
+fn every_scalar_encoding_reads_into_every_primitive_as_rmp_serde_reads_it() {
+    for scalar in scalar_encodings() {
+        agrees_with_rmp_serde::<u8>(&scalar);
+        agrees_with_rmp_serde::<u16>(&scalar);
+        agrees_with_rmp_serde::<u32>(&scalar);
+        agrees_with_rmp_serde::<u64>(&scalar);
+        // rmp-serde reads a negative integer into a u128 wrapped (-1 as u128::MAX): hardpack
+        // refuses it, as into every other unsigned type.
+        let pair = [&[0x92, 0x00][..], &scalar].concat();
+        if matches!(hardpack::from_slice::<(u8, i128)>(&pair), Ok((_, n)) if n < 0) {
+            let err = hardpack::from_slice::<(u8, u128)>(&pair).unwrap_err();
+            assert_eq!(
+                (e_place(&err), err.to_string().contains("expected u128")),
+                ((2, 1), true)
+            );
+        } else {
+            agrees_with_rmp_serde::<u128>(&scalar);
+        }
+        agrees_with_rmp_serde::<i8>(&scalar);
+        agrees_with_rmp_serde::<i16>(&scalar);
+        agrees_with_rmp_serde::<i32>(&scalar);
+        agrees_with_rmp_serde::<i64>(&scalar);
+        agrees_with_rmp_serde::<i128>(&scalar);
+        agrees_with_rmp_serde::<bool>(&scalar);
+        agrees_with_rmp_serde::<()>(&scalar);
+        agrees_with_rmp_serde::<Option<u8>>(&scalar);
+        agrees_with_rmp_serde::<String>(&scalar);
+        // Floats compared by their bits: -0.0 and NaN.
+        let float = |bytes: &[u8]| {
+            let pair = [&[0x92, 0x00][..], bytes].concat();
+            let ours = hardpack::from_slice::<(u8, f64)>(&pair).map(|(_, x)| x.to_bits());
+            let theirs = rmp_serde::from_slice::<(u8, f64)>(&pair).map(|(_, x)| x.to_bits());
+            assert_eq!(ours.ok(), theirs.ok(), "{bytes:02x?} into f64");
+            let ours = hardpack::from_slice::<(u8, f32)>(&pair).map(|(_, x)| x.to_bits());
+            let theirs = rmp_serde::from_slice::<(u8, f32)>(&pair).map(|(_, x)| x.to_bits());
+            assert_eq!(ours.ok(), theirs.ok(), "{bytes:02x?} into f32");
+        };
+        float(&scalar);
+    }
+}
+
+#[test]
+fn a_scalar_of_the_wrong_kind_or_range_is_refused_at_its_place() {
+    let cases: &[(&[u8], &str)] = &[
+        // 256 as a uint 16 into a u8: the error is at the field, after the 0 before it.
+        (
+            &[0x92, 0x00, 0xcd, 0x01, 0x00],
+            "invalid value: integer `256`, expected u8 at byte 2, depth 1",
+        ),
+        // The byte 0x01 is an integer, not nil.
+        (
+            &[0x92, 0x00, 0x01],
+            "invalid type: integer `1`, expected unit at byte 2, depth 1",
+        ),
+        (
+            &[0x92, 0x00, 0xc3],
+            "invalid type: boolean `true`, expected unit at byte 2, depth 1",
+        ),
+        // Cut short inside the uint 32.
+        (
+            &[0x92, 0x00, 0xce, 0x01],
+            "unexpected end of input: at least 3 more bytes needed for the item at byte 2, depth 1",
+        ),
+    ];
+    for (bytes, message) in cases {
+        let err = if message.contains("u8") {
+            hardpack::from_slice::<(u8, u8)>(bytes)
+                .map(drop)
+                .unwrap_err()
+        } else if message.contains("unit") {
+            hardpack::from_slice::<(u8, ())>(bytes)
+                .map(drop)
+                .unwrap_err()
+        } else {
+            hardpack::from_slice::<(u8, u32)>(bytes)
+                .map(drop)
+                .unwrap_err()
+        };
+        assert_eq!(err.to_string(), *message, "{bytes:02x?}");
+    }
+}

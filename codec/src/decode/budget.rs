@@ -19,9 +19,11 @@ use crate::value::assemble::Children;
 use crate::value::leaf::{Ext, ShortText, Str};
 use crate::value::{fill_nil, Value, ValueBuilder, DROP_RESERVE_PER_CONTAINER};
 
-/// The running total of heap bytes charged, against its maximum.
+/// The heap bytes a decode may still charge, of its maximum. (Kept as what is left, not as
+/// the total used: a charge is then one comparison and one subtraction, where a total needed
+/// an overflow check too, a tenth of a small struct's typed decode.)
 pub(crate) struct Budget {
-    used: usize,
+    left: usize,
     max: usize,
 }
 
@@ -59,27 +61,32 @@ pub(crate) fn ext_charge(len: usize) -> usize {
 
 impl Budget {
     pub(crate) fn new(max: usize) -> Self {
-        Budget { used: 0, max }
+        Budget { left: max, max }
     }
 
     /// Heap bytes charged so far.
     pub(crate) fn used(&self) -> usize {
-        self.used
+        self.max.saturating_sub(self.left)
+    }
+
+    /// Heap bytes that may still be charged.
+    #[inline(always)]
+    #[cfg(feature = "serde")]
+    pub(crate) fn left(&self) -> usize {
+        self.left
     }
 
     #[inline(always)]
     pub(crate) fn charge(&mut self, bytes: usize) -> Result<(), ErrorKind> {
-        match self.used.checked_add(bytes) {
-            Some(total) if total <= self.max => {
-                self.used = total;
-                Ok(())
-            }
-            total => Err(ErrorKind::LimitExceeded {
+        if bytes > self.left {
+            return Err(ErrorKind::LimitExceeded {
                 limit: Limit::AllocBytes,
                 max: self.max,
-                claimed: total.unwrap_or(usize::MAX),
-            }),
+                claimed: self.used().saturating_add(bytes),
+            });
         }
+        self.left = self.left.saturating_sub(bytes);
+        Ok(())
     }
 
     /// Charges `bytes`, then makes the reservation that needs them: the one way decoding

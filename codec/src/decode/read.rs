@@ -148,6 +148,25 @@ impl<'a> Reader<'a> {
         &self.cur
     }
 
+    /// The next item, not read, when it is a scalar that owns nothing of one of the `KINDS`
+    /// (see [`Header::peek_plain_scalar`]) and the input holds all of it; with its length, for [`skip_plain_scalar`]
+    /// (Self::skip_plain_scalar). No limit applies to one and it opens nothing, so no check
+    /// is left but strict mode's, which a caller in strict mode must not skip.
+    #[inline(always)]
+    #[cfg(feature = "serde")]
+    pub(crate) fn peek_plain_scalar<const KINDS: u8>(&self) -> Option<(Header, usize)> {
+        Header::peek_plain_scalar::<KINDS>(&self.cur)
+    }
+
+    /// Steps over the plain scalar [`peek_plain_scalar`](Self::peek_plain_scalar) found,
+    /// `len` bytes long.
+    #[inline(always)]
+    #[cfg(feature = "serde")]
+    pub(crate) fn skip_plain_scalar(&mut self, len: usize) {
+        let skipped = self.cur.take(len);
+        debug_assert!(skipped.is_ok(), "a plain scalar the input does not hold");
+    }
+
     /// Moves the reader back to `pos` (an item's start, after the step reading it failed
     /// partway through).
     pub(crate) fn rewind(&mut self, pos: usize) {

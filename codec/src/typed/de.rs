@@ -35,7 +35,7 @@ use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
 use crate::value::leaf::ShortText;
 use crate::value::token::Token;
 use crate::value::Value;
-use crate::wire::header::marker;
+use crate::wire::header::{marker, scalar_kinds, Header};
 
 /// Where serde's own errors (made without a position) are placed until the deserializer
 /// knows the position: replaced by the offset of the item being read.
@@ -54,7 +54,11 @@ impl de::Error for Error {
 }
 
 impl Error {
-    /// This error, placed at `offset` and `depth` if serde made it without a position.
+    /// This error, placed at `offset` and `depth` if serde made it without a position. (Out
+    /// of line: an error is rare, and the code that moves it made each scalar's fast path too
+    /// big to inline.)
+    #[cold]
+    #[inline(never)]
     fn placed(self, offset: usize, depth: usize) -> Self {
         if self.offset() == UNPLACED {
             return Error::new(self.kind().clone(), offset, depth);
@@ -239,7 +243,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     /// The most elements worth hinting: no more than `left`, than the input can hold (a byte
     /// each), or than the budget has room for at [`HINT_ELEMENT_BYTES`] each.
     fn hint(&self, left: usize) -> usize {
-        let budget_left = (self.reader.limits().max_alloc_bytes).saturating_sub(self.budget.used());
+        let budget_left = self.budget.left();
         left.min(self.reader.cursor().remaining())
             .min(budget_left / HINT_ELEMENT_BYTES)
     }
@@ -256,6 +260,56 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         } else {
             self.next_in_recursion()?
         };
+        self.visit_item(visitor, read, charge_text)
+    }
+
+    /// For the methods of scalar types: the next item, when it is a plain scalar of a kind in
+    /// `EXPECTS` (bits of [`scalar_kinds`]), read and visited on a path small enough to inline into the
+    /// type's `Deserialize`; anything else (other scalars too: the visitor's error for them
+    /// is made on the general path) by way of [`visit_next_read`](Self::visit_next_read).
+    #[inline(always)]
+    fn visit_scalar<const EXPECTS: u8, V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        // Strict mode checks each scalar's width: the general path.
+        if STRICT || self.peeked.is_some() {
+            return self.visit_next_read(visitor, false);
+        }
+        let Some((header, len)) = self.reader.peek_plain_scalar::<EXPECTS>() else {
+            return self.visit_next_read(visitor, false);
+        };
+        // As `visit_item` calls the visitor for the same scalar (a non-negative integer is a
+        // `u64` whatever its width).
+        let visited: Result<V::Value, Error> = match header {
+            Header::Nil => visitor.visit_unit(),
+            Header::Bool(b) => visitor.visit_bool(b),
+            Header::Uint(n) => visitor.visit_u64(n),
+            Header::Int(n) => match u64::try_from(n) {
+                Ok(n) => visitor.visit_u64(n),
+                Err(_) => visitor.visit_i64(n),
+            },
+            Header::F32(x) => visitor.visit_f32(x),
+            Header::F64(x) => visitor.visit_f64(x),
+            _ => return self.visit_next_read(visitor, false),
+        };
+        // Visited before it is read: an error's offset is where the reader stands.
+        let value =
+            visited.map_err(|e| e.placed(self.reader.cursor().position(), self.open.depth))?;
+        self.reader.skip_plain_scalar(len);
+        self.open.pending = self.open.pending.saturating_sub(1);
+        Ok(value)
+    }
+
+    /// A leaf type's item that is not a plain scalar, out of line: the plain scalars'
+    /// path is then small enough to inline into the type's `Deserialize`.
+    #[inline(never)]
+    fn visit_next_read<V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        charge_text: bool,
+    ) -> Result<V::Value, Error> {
+        let read = self.next()?;
         self.visit_item(visitor, read, charge_text)
     }
 
@@ -685,6 +739,17 @@ impl<'de, const STRICT: bool> de::MapAccess<'de> for Entries<'_, 'de, STRICT> {
     }
 }
 
+macro_rules! scalar_fast_path {
+    ($expects:path: $($method:ident)*) => {
+        $(
+            #[inline(always)]
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+                self.visit_scalar::<{ $expects }, V>(visitor)
+            }
+        )*
+    };
+}
+
 macro_rules! forward_to_any {
     ($leaf:literal: $($method:ident)*) => {
         $(
@@ -703,11 +768,16 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         self.visit_next::<false, V>(visitor, true)
     }
 
+    scalar_fast_path! { scalar_kinds::BOOL: deserialize_bool }
+    scalar_fast_path! { scalar_kinds::INTEGER:
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+    }
+    scalar_fast_path! { scalar_kinds::FLOAT: deserialize_f32 deserialize_f64 }
+    scalar_fast_path! { scalar_kinds::UNIT: deserialize_unit }
+
     forward_to_any! { true:
-        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
-        deserialize_f64 deserialize_char deserialize_str deserialize_bytes
-        deserialize_identifier deserialize_i128 deserialize_u128 deserialize_unit
+        deserialize_char deserialize_str deserialize_bytes deserialize_identifier
     }
 
     forward_to_any! { false:

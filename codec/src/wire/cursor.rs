@@ -94,6 +94,14 @@ impl<'a> Cursor<'a> {
         self.rest.first_chunk::<N>()
     }
 
+    /// The `N` bytes after the next one (after a marker), not taken: `None` when fewer are
+    /// left.
+    #[inline(always)]
+    #[cfg(any(feature = "serde", test))]
+    pub(crate) fn after_marker<const N: usize>(&self) -> Option<[u8; N]> {
+        self.rest.get(1..)?.first_chunk::<N>().copied()
+    }
+
     /// The next byte, not taken.
     #[inline(always)]
     pub(crate) fn peek_u8(&self) -> Option<u8> {
