@@ -1186,3 +1186,53 @@ fn a_scalar_of_the_wrong_kind_or_range_is_refused_at_its_place() {
         assert_eq!(err.to_string(), *message, "{bytes:02x?}");
     }
 }
+
+#[test]
+fn a_short_str_or_bin_refused_is_refused_where_it_starts() {
+    // [0, "héllo"] and [0, bin "abcdef"]: the second item starts at byte 2.
+    let text = [&[0x92, 0x00, 0xa6][..], "héllo".as_bytes()].concat();
+    let bytes = [&[0x92, 0x00, 0xc4, 0x06][..], b"abcdef"].concat();
+    let decoder = |limit, max| hardpack::Decoder::new(hardpack::Limits::default().with(limit, max));
+    let place = |e: hardpack::Error| (e.offset(), e.depth(), e.limit());
+    use hardpack::Limit::{AllocBytes, BinLen, StrLen};
+    // Over the budget: the owned copy is charged before the visitor makes it. The budget
+    // holds the two elements' slots (1 + 24 bytes) and not the 6 bytes of the copy.
+    let over = decoder(AllocBytes, 30)
+        .from_slice::<(u8, String)>(&text)
+        .unwrap_err();
+    assert_eq!(place(over.clone()), (2, 1, Some(AllocBytes)));
+    assert!(over.to_string().contains("31"), "{over}");
+    let over = decoder(AllocBytes, 30)
+        .from_slice::<(u8, serde_bytes::ByteBuf)>(&bytes)
+        .unwrap_err();
+    assert_eq!(place(over), (2, 1, Some(AllocBytes)));
+    let (_, owned) = decoder(AllocBytes, 31)
+        .from_slice::<(u8, String)>(&text)
+        .unwrap();
+    assert_eq!(owned, "héllo");
+    // Borrowed, the same bytes cost nothing: only the slots (1 + 16 bytes) are charged.
+    let (_, borrowed) = decoder(AllocBytes, 17)
+        .from_slice::<(u8, &str)>(&text)
+        .unwrap();
+    assert_eq!(borrowed, "héllo");
+    // Over a length limit, and not UTF-8.
+    let long = decoder(StrLen, 5)
+        .from_slice::<(u8, &str)>(&text)
+        .unwrap_err();
+    assert_eq!(place(long), (2, 1, Some(StrLen)));
+    let long = decoder(BinLen, 5)
+        .from_slice::<(u8, &[u8])>(&bytes)
+        .unwrap_err();
+    assert_eq!(place(long), (2, 1, Some(BinLen)));
+    let mut invalid = text.clone();
+    invalid[4] = 0xff;
+    let err = hardpack::from_slice::<(u8, &str)>(&invalid).unwrap_err();
+    assert!(
+        matches!(
+            err.kind(),
+            hardpack::ErrorKind::InvalidUtf8 { valid_up_to: 1 }
+        ),
+        "{err}"
+    );
+    assert_eq!((err.offset(), err.depth()), (2, 1));
+}

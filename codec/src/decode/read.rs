@@ -149,8 +149,8 @@ impl<'a> Reader<'a> {
     }
 
     /// The next item, not read, when it is a scalar that owns nothing of one of the `KINDS`
-    /// (see [`Header::peek_plain_scalar`]) and the input holds all of it; with its length, for [`skip_plain_scalar`]
-    /// (Self::skip_plain_scalar). No limit applies to one and it opens nothing, so no check
+    /// (see [`Header::peek_plain_scalar`]) and the input holds all of it; with its length, for [`skip_peeked`]
+    /// (Self::skip_peeked). No limit applies to one and it opens nothing, so no check
     /// is left but strict mode's, which a caller in strict mode must not skip.
     #[inline(always)]
     #[cfg(feature = "serde")]
@@ -158,13 +158,39 @@ impl<'a> Reader<'a> {
         Header::peek_plain_scalar::<KINDS>(&self.cur)
     }
 
-    /// Steps over the plain scalar [`peek_plain_scalar`](Self::peek_plain_scalar) found,
-    /// `len` bytes long.
+    /// Steps over the item a peek found (a plain scalar, a str, a bin), `len` bytes long.
     #[inline(always)]
     #[cfg(feature = "serde")]
-    pub(crate) fn skip_plain_scalar(&mut self, len: usize) {
+    pub(crate) fn skip_peeked(&mut self, len: usize) {
         let skipped = self.cur.take(len);
-        debug_assert!(skipped.is_ok(), "a plain scalar the input does not hold");
+        debug_assert!(skipped.is_ok(), "a peeked item the input does not hold");
+    }
+
+    /// The next item, not read, when it is a str with a short header (fixstr, str 8) that
+    /// passes every check (`max_str_len`, UTF-8); with its length, for
+    /// [`skip_peeked`](Self::skip_peeked). `None` for anything else, a refusal
+    /// included: [`step`](Self::step) reads it and makes the error. Not for strict mode.
+    #[inline(always)]
+    #[cfg(feature = "serde")]
+    pub(crate) fn peek_str(&self) -> Option<(&'a str, usize)> {
+        let (Header::Str(len), header_len) = Header::peek_short_body(&self.cur)? else {
+            return None;
+        };
+        let len = self.check(Limit::StrLen, len).ok()?;
+        let text = core::str::from_utf8(self.cur.ahead(header_len, len)?).ok()?;
+        Some((text, header_len.saturating_add(len)))
+    }
+
+    /// [`peek_str`](Self::peek_str) for a bin (bin 8, within `max_bin_len`).
+    #[inline(always)]
+    #[cfg(feature = "serde")]
+    pub(crate) fn peek_bin(&self) -> Option<(&'a [u8], usize)> {
+        let (Header::Bin(len), header_len) = Header::peek_short_body(&self.cur)? else {
+            return None;
+        };
+        let len = self.check(Limit::BinLen, len).ok()?;
+        let bytes = self.cur.ahead(header_len, len)?;
+        Some((bytes, header_len.saturating_add(len)))
     }
 
     /// Moves the reader back to `pos` (an item's start, after the step reading it failed

@@ -233,11 +233,18 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         result
     }
 
+    /// Charges `bytes` for what starts where the reader stands.
     #[inline(always)]
     fn charge(&mut self, bytes: usize) -> Result<(), Error> {
+        self.charge_at(bytes, self.reader.cursor().position(), self.open.depth)
+    }
+
+    /// Charges `bytes` for the item at `offset` and `depth` (a refusal is placed there).
+    #[inline(always)]
+    fn charge_at(&mut self, bytes: usize, offset: usize, depth: usize) -> Result<(), Error> {
         self.budget
             .charge(bytes)
-            .map_err(|kind| Error::new(kind, self.reader.cursor().position(), self.open.depth))
+            .map_err(|kind| Error::new(kind, offset, depth))
     }
 
     /// The most elements worth hinting: no more than `left`, than the input can hold (a byte
@@ -296,7 +303,49 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         // Visited before it is read: an error's offset is where the reader stands.
         let value =
             visited.map_err(|e| e.placed(self.reader.cursor().position(), self.open.depth))?;
-        self.reader.skip_plain_scalar(len);
+        self.reader.skip_peeked(len);
+        self.open.pending = self.open.pending.saturating_sub(1);
+        Ok(value)
+    }
+
+    /// For the methods of strs (`BIN` false) and bytes (`BIN` true): the next item, when it
+    /// is one with a short header that passes every check, visited borrowed on a path small
+    /// enough to inline (charged first when `charge` says the visitor may copy it); anything
+    /// else, refusals included, by way of [`visit_next_read`](Self::visit_next_read).
+    #[inline(always)]
+    fn visit_text<const BIN: bool, V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        charge: bool,
+    ) -> Result<V::Value, Error> {
+        if STRICT || self.peeked.is_some() {
+            return self.visit_next_read(visitor, charge);
+        }
+        let (offset, depth) = (self.reader.cursor().position(), self.open.depth);
+        let peeked = if BIN {
+            self.reader.peek_bin().map(|(bytes, len)| (Ok(bytes), len))
+        } else {
+            self.reader.peek_str().map(|(text, len)| (Err(text), len))
+        };
+        let Some((text, len)) = peeked else {
+            return self.visit_next_read(visitor, charge);
+        };
+        let visited: Result<V::Value, Error> = match text {
+            Ok(bytes) => {
+                if charge {
+                    self.charge_at(bytes.len(), offset, depth)?;
+                }
+                visitor.visit_borrowed_bytes(bytes)
+            }
+            Err(text) => {
+                if charge {
+                    self.charge_at(text.len(), offset, depth)?;
+                }
+                visitor.visit_borrowed_str(text)
+            }
+        };
+        let value = visited.map_err(|e| e.placed(offset, depth))?;
+        self.reader.skip_peeked(len);
         self.open.pending = self.open.pending.saturating_sub(1);
         Ok(value)
     }
@@ -330,24 +379,24 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
             Kind::F64 => visitor.visit_f64(f64::from_bits(item.word)),
             Kind::Str => {
                 if charge_text {
-                    self.charge(item.text.len())?;
+                    self.charge_at(item.text.len(), offset, depth)?;
                 }
                 visitor.visit_borrowed_str(item.text)
             }
             Kind::Bin => {
                 if charge_text {
-                    self.charge(item.bytes.len())?;
+                    self.charge_at(item.bytes.len(), offset, depth)?;
                 }
                 visitor.visit_borrowed_bytes(item.bytes)
             }
             Kind::Ext => {
                 // Whatever reads an ext (Value's visitor, rmp-serde's ext types) copies its
                 // data: charged on every path, not only through deserialize_any.
-                self.charge(item.bytes.len())?;
+                self.charge_at(item.bytes.len(), offset, depth)?;
                 visitor.visit_newtype_struct(ExtParts::new(item.ext_type(), item.bytes))
             }
             Kind::Timestamp => {
-                self.charge(item.timestamp.to_ext_payload().1)?;
+                self.charge_at(item.timestamp.to_ext_payload().1, offset, depth)?;
                 visitor.visit_newtype_struct(ExtParts::timestamp(item.timestamp))
             }
             Kind::Array => self.visit_seq(visitor, item.len(), offset, depth),
@@ -776,20 +825,35 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
     scalar_fast_path! { scalar_kinds::FLOAT: deserialize_f32 deserialize_f64 }
     scalar_fast_path! { scalar_kinds::UNIT: deserialize_unit }
 
-    forward_to_any! { true:
-        deserialize_char deserialize_str deserialize_bytes deserialize_identifier
+    forward_to_any! { true: deserialize_char }
+
+    #[inline(always)]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.visit_text::<false, V>(visitor, false)
+    }
+
+    #[inline(always)]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.visit_text::<false, V>(visitor, false)
+    }
+
+    #[inline(always)]
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.visit_text::<true, V>(visitor, false)
     }
 
     forward_to_any! { false:
         deserialize_seq deserialize_map deserialize_ignored_any
     }
 
+    #[inline(always)]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.visit_next::<true, V>(visitor, true)
+        self.visit_text::<false, V>(visitor, true)
     }
 
+    #[inline(always)]
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.visit_next::<true, V>(visitor, true)
+        self.visit_text::<true, V>(visitor, true)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {

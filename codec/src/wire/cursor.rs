@@ -102,6 +102,13 @@ impl<'a> Cursor<'a> {
         self.rest.get(1..)?.first_chunk::<N>().copied()
     }
 
+    /// The `len` bytes `skip` bytes ahead, not taken: `None` when the input ends first.
+    #[inline(always)]
+    #[cfg(feature = "serde")]
+    pub(crate) fn ahead(&self, skip: usize, len: usize) -> Option<&'a [u8]> {
+        self.rest.get(skip..)?.get(..len)
+    }
+
     /// The next byte, not taken.
     #[inline(always)]
     pub(crate) fn peek_u8(&self) -> Option<u8> {

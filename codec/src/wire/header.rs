@@ -277,6 +277,22 @@ impl Header {
         })
     }
 
+    /// The header of a str or bin whose length is in its marker or the byte after it
+    /// (fixstr, str 8, bin 8: short text and bytes), and the header's length: not taken.
+    /// `None` for any other item or one the input cuts short.
+    #[inline(always)]
+    #[cfg(feature = "serde")]
+    pub(crate) fn peek_short_body(cur: &Cursor<'_>) -> Option<(Header, usize)> {
+        let m = cur.peek_u8()?;
+        let len8 = || cur.after_marker().map(|[len]| u32::from(len));
+        Some(match m {
+            0xa0..=0xbf => (Header::Str(u32::from(m & 0x1f)), 1),
+            STR8 => (Header::Str(len8()?), 2),
+            BIN8 => (Header::Bin(len8()?), 2),
+            _ => return None,
+        })
+    }
+
     /// Reads one header. On error the cursor may have advanced partway. Inlined into each
     /// reader loop: called out of line it was a third of validation's time.
     #[inline(always)]
