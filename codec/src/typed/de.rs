@@ -54,9 +54,8 @@ impl de::Error for Error {
 }
 
 impl Error {
-    /// This error, placed at `offset` and `depth` if serde made it without a position. (Out
-    /// of line: an error is rare, and the code that moves it made each scalar's fast path too
-    /// big to inline.)
+    /// This error, placed at `offset` and `depth` if serde made it without a position.
+    /// (Cold: an error is rare.)
     #[cold]
     #[inline(never)]
     fn placed(self, offset: usize, depth: usize) -> Self {
@@ -270,10 +269,11 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         self.visit_item(visitor, read, charge_text)
     }
 
-    /// For the methods of scalar types: the next item, when it is a plain scalar of a kind in
-    /// `EXPECTS` (bits of [`scalar_kinds`]), read and visited on a path small enough to inline into the
-    /// type's `Deserialize`; anything else (other scalars too: the visitor's error for them
-    /// is made on the general path) by way of [`visit_next_read`](Self::visit_next_read).
+    /// For the methods of scalar types: the next item, when it is a plain scalar of a kind
+    /// in `EXPECTS` (bits of [`scalar_kinds`]), read and visited on a path small enough to
+    /// inline into the type's `Deserialize`; anything else (other scalars too: the visitor's
+    /// error for them is made on the general path) by way of
+    /// [`visit_next_read`](Self::visit_next_read).
     #[inline(always)]
     fn visit_scalar<const EXPECTS: u8, V: Visitor<'de>>(
         &mut self,
@@ -322,27 +322,22 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
             return self.visit_next_read(visitor, charge);
         }
         let (offset, depth) = (self.reader.cursor().position(), self.open.depth);
-        let peeked = if BIN {
-            self.reader.peek_bin().map(|(bytes, len)| (Ok(bytes), len))
+        let (visited, len): (Result<V::Value, Error>, usize) = if BIN {
+            let Some((bytes, len)) = self.reader.peek_bin() else {
+                return self.visit_next_read(visitor, charge);
+            };
+            if charge {
+                self.charge_at(bytes.len(), offset, depth)?;
+            }
+            (visitor.visit_borrowed_bytes(bytes), len)
         } else {
-            self.reader.peek_str().map(|(text, len)| (Err(text), len))
-        };
-        let Some((text, len)) = peeked else {
-            return self.visit_next_read(visitor, charge);
-        };
-        let visited: Result<V::Value, Error> = match text {
-            Ok(bytes) => {
-                if charge {
-                    self.charge_at(bytes.len(), offset, depth)?;
-                }
-                visitor.visit_borrowed_bytes(bytes)
+            let Some((text, len)) = self.reader.peek_str() else {
+                return self.visit_next_read(visitor, charge);
+            };
+            if charge {
+                self.charge_at(text.len(), offset, depth)?;
             }
-            Err(text) => {
-                if charge {
-                    self.charge_at(text.len(), offset, depth)?;
-                }
-                visitor.visit_borrowed_str(text)
-            }
+            (visitor.visit_borrowed_str(text), len)
         };
         let value = visited.map_err(|e| e.placed(offset, depth))?;
         self.reader.skip_peeked(len);
@@ -350,8 +345,8 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         Ok(value)
     }
 
-    /// A leaf type's item that is not a plain scalar, out of line: the plain scalars'
-    /// path is then small enough to inline into the type's `Deserialize`.
+    /// A leaf type's item that its fast path does not take, read on the general path out of
+    /// line: the fast paths are then small enough to inline into the type's `Deserialize`.
     #[inline(never)]
     fn visit_next_read<V: Visitor<'de>>(
         &mut self,
