@@ -794,6 +794,24 @@ macro_rules! scalar_fast_path {
     };
 }
 
+macro_rules! text_fast_path {
+    (@bin str) => { false };
+    (@bin bin) => { true };
+    (@charge borrowed) => { false };
+    (@charge owned) => { true };
+    ($kind:ident, $copy:ident: $($method:ident)*) => {
+        $(
+            #[inline(always)]
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+                self.visit_text::<{ text_fast_path!(@bin $kind) }, V>(
+                    visitor,
+                    text_fast_path!(@charge $copy),
+                )
+            }
+        )*
+    };
+}
+
 macro_rules! forward_to_any {
     ($leaf:literal: $($method:ident)*) => {
         $(
@@ -822,33 +840,14 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
 
     forward_to_any! { true: deserialize_char }
 
-    #[inline(always)]
-    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.visit_text::<false, V>(visitor, false)
-    }
-
-    #[inline(always)]
-    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.visit_text::<false, V>(visitor, false)
-    }
-
-    #[inline(always)]
-    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.visit_text::<true, V>(visitor, false)
-    }
+    // A str or bin the visitor borrows; the owned ones are charged first (the visitor copies).
+    text_fast_path! { str, borrowed: deserialize_str deserialize_identifier }
+    text_fast_path! { bin, borrowed: deserialize_bytes }
+    text_fast_path! { str, owned: deserialize_string }
+    text_fast_path! { bin, owned: deserialize_byte_buf }
 
     forward_to_any! { false:
         deserialize_seq deserialize_map deserialize_ignored_any
-    }
-
-    #[inline(always)]
-    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.visit_text::<false, V>(visitor, true)
-    }
-
-    #[inline(always)]
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.visit_text::<true, V>(visitor, true)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
