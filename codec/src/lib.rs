@@ -117,7 +117,7 @@ pub use stream::{read_value, ReadValues};
 pub use timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
 #[cfg(feature = "serde")]
 pub use typed::{
-    from_slice, to_vec, to_vec_named, Compound, Deserializer, Serializer, EXT_STRUCT_NAME,
+    from_slice, to_vec, to_vec_named, Compound, DeError, Deserializer, Serializer, EXT_STRUCT_NAME,
     HINT_ELEMENT_BYTES, SERIALIZE_MAX_DEPTH,
 };
 #[cfg(all(feature = "serde", feature = "std"))]

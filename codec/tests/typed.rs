@@ -569,6 +569,25 @@ fn a_type_that_reads_half_an_entry_is_refused_where_the_entry_starts() {
 }
 
 #[test]
+fn the_deserializer_s_error_is_one_pointer_holding_the_error_from_slice_returns() {
+    use serde::Deserialize as _;
+    // A pointer, so that each field's `Result` comes back in registers.
+    assert_eq!(
+        std::mem::size_of::<hardpack::DeError>(),
+        std::mem::size_of::<usize>()
+    );
+    // [1, "x"] into (u8, u8): the str is refused at byte 2, depth 1.
+    let bytes = [0x92, 0x01, 0xa1, b'x'];
+    let mut de = hardpack::Deserializer::new(&bytes, &hardpack::Limits::default());
+    let through_serde = <(u8, u8)>::deserialize(&mut de).unwrap_err();
+    assert_eq!((through_serde.offset(), through_serde.depth()), (2, 1));
+    assert_eq!(through_serde.kind_name(), "custom");
+    let from_slice = hardpack::from_slice::<(u8, u8)>(&bytes).unwrap_err();
+    assert_eq!(through_serde.to_string(), from_slice.to_string());
+    assert_eq!(through_serde.into_error(), from_slice);
+}
+
+#[test]
 fn a_strict_decoder_refuses_through_serde_what_it_refuses_as_a_value() {
     use hardpack::{Decoder, ErrorKind};
     use std::collections::BTreeMap;

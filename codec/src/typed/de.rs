@@ -53,16 +53,73 @@ impl de::Error for Error {
     }
 }
 
-impl Error {
-    /// This error, placed at `offset` and `depth` if serde made it without a position.
-    /// (Cold: an error is rare.)
+/// The error of [`Deserializer`], what a `Deserialize` implementation sees as `D::Error`:
+/// an [`Error`] (kind, offset, depth) behind one pointer. [`from_slice`] and the other entry
+/// points hand back the `Error` itself.
+///
+/// Boxed because every serde call returns a `Result` of it: with the 48-byte `Error`, each
+/// field's result came back through memory, and each level of a recursive type's decode held
+/// one on the stack (a quarter of what a level costs, see `examples/typed_stack.rs`).
+/// An error is made once a decode; the box is its one allocation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeError(Box<Error>);
+
+impl DeError {
     #[cold]
     #[inline(never)]
-    fn placed(self, offset: usize, depth: usize) -> Self {
-        if self.offset() == UNPLACED {
-            return Error::new(self.kind().clone(), offset, depth);
+    fn new(kind: ErrorKind, offset: usize, depth: usize) -> Self {
+        DeError(Box::new(Error::new(kind, offset, depth)))
+    }
+
+    /// The error.
+    pub fn into_error(self) -> Error {
+        *self.0
+    }
+
+    /// This error, placed at `offset` and `depth` if serde made it without a position.
+    #[cold]
+    #[inline(never)]
+    fn placed(mut self, offset: usize, depth: usize) -> Self {
+        if self.0.offset() == UNPLACED {
+            *self.0 = Error::new(self.0.kind().clone(), offset, depth);
         }
         self
+    }
+}
+
+impl From<Error> for DeError {
+    #[cold]
+    #[inline(never)]
+    fn from(error: Error) -> Self {
+        DeError(Box::new(error))
+    }
+}
+
+impl From<DeError> for Error {
+    fn from(error: DeError) -> Self {
+        error.into_error()
+    }
+}
+
+impl core::ops::Deref for DeError {
+    type Target = Error;
+
+    fn deref(&self) -> &Error {
+        &self.0
+    }
+}
+
+impl Display for DeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        Display::fmt(&*self.0, f)
+    }
+}
+
+impl core::error::Error for DeError {}
+
+impl de::Error for DeError {
+    fn custom<T: Display>(msg: T) -> Self {
+        DeError(Box::new(<Error as de::Error>::custom(msg)))
     }
 }
 
@@ -218,14 +275,14 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     /// containers and wrappers are already `max_depth` deep.
     fn within_wrapper<T>(
         &mut self,
-        read: impl FnOnce(&mut Self) -> Result<T, Error>,
-    ) -> Result<T, Error> {
+        read: impl FnOnce(&mut Self) -> Result<T, DeError>,
+    ) -> Result<T, DeError> {
         check_len(
             self.reader.limits(),
             Limit::Depth,
             self.open.levels().saturating_add(1),
         )
-        .map_err(|kind| Error::new(kind, self.position(), self.open.depth))?;
+        .map_err(|kind| DeError::new(kind, self.position(), self.open.depth))?;
         self.open.wrappers = self.open.wrappers.saturating_add(1);
         let result = read(self);
         self.open.wrappers = self.open.wrappers.saturating_sub(1);
@@ -234,16 +291,16 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
 
     /// Charges `bytes` for what starts where the reader stands.
     #[inline(always)]
-    fn charge(&mut self, bytes: usize) -> Result<(), Error> {
+    fn charge(&mut self, bytes: usize) -> Result<(), DeError> {
         self.charge_at(bytes, self.reader.cursor().position(), self.open.depth)
     }
 
     /// Charges `bytes` for the item at `offset` and `depth` (a refusal is placed there).
     #[inline(always)]
-    fn charge_at(&mut self, bytes: usize, offset: usize, depth: usize) -> Result<(), Error> {
+    fn charge_at(&mut self, bytes: usize, offset: usize, depth: usize) -> Result<(), DeError> {
         self.budget
             .charge(bytes)
-            .map_err(|kind| Error::new(kind, offset, depth))
+            .map_err(|kind| DeError::new(kind, offset, depth))
     }
 
     /// The most elements worth hinting: no more than `left`, than the input can hold (a byte
@@ -260,7 +317,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         &mut self,
         visitor: V,
         charge_text: bool,
-    ) -> Result<V::Value, Error> {
+    ) -> Result<V::Value, DeError> {
         let read = if LEAF {
             self.next()?
         } else {
@@ -278,7 +335,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     fn visit_scalar<const EXPECTS: u8, V: Visitor<'de>>(
         &mut self,
         visitor: V,
-    ) -> Result<V::Value, Error> {
+    ) -> Result<V::Value, DeError> {
         // Strict mode checks each scalar's width: the general path.
         if STRICT || self.peeked.is_some() {
             return self.visit_next_read(visitor, false);
@@ -288,7 +345,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         };
         // As `visit_item` calls the visitor for the same scalar (a non-negative integer is a
         // `u64` whatever its width).
-        let visited: Result<V::Value, Error> = match header {
+        let visited: Result<V::Value, DeError> = match header {
             Header::Nil => visitor.visit_unit(),
             Header::Bool(b) => visitor.visit_bool(b),
             Header::Uint(n) => visitor.visit_u64(n),
@@ -308,6 +365,44 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         Ok(value)
     }
 
+    /// For the methods of integer types: the next item, when it is a plain integer whose
+    /// value `N` holds, visited as every integer is (a non-negative one as a `u64`, a
+    /// negative one as an `i64`). That the value fits is what lets the type's own visitor
+    /// lose its range check and error path once inlined, and the whole read inline into the
+    /// type's `Deserialize`. Anything else, a value out of `N`'s range included, by way of
+    /// [`visit_next_read`](Self::visit_next_read), where the visitor makes its error.
+    #[inline(always)]
+    fn visit_integer<N, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, DeError>
+    where
+        N: TryFrom<u64> + TryFrom<i64>,
+    {
+        if STRICT || self.peeked.is_some() {
+            return self.visit_next_read(visitor, false);
+        }
+        let peeked = self
+            .reader
+            .peek_plain_scalar::<{ scalar_kinds::INTEGER }>()
+            .and_then(|(header, len)| match header {
+                Header::Uint(n) if N::try_from(n).is_ok() => Some((Ok(n), len)),
+                Header::Int(n) if N::try_from(n).is_ok() => {
+                    Some((u64::try_from(n).map_err(|_| n), len))
+                }
+                _ => None,
+            });
+        let Some((n, len)) = peeked else {
+            return self.visit_next_read(visitor, false);
+        };
+        let visited: Result<V::Value, DeError> = match n {
+            Ok(n) => visitor.visit_u64(n),
+            Err(n) => visitor.visit_i64(n),
+        };
+        let value =
+            visited.map_err(|e| e.placed(self.reader.cursor().position(), self.open.depth))?;
+        self.reader.skip_peeked(len);
+        self.open.pending = self.open.pending.saturating_sub(1);
+        Ok(value)
+    }
+
     /// For the methods of strs (`BIN` false) and bytes (`BIN` true): the next item, when it
     /// is one with a short header that passes every check, visited borrowed on a path small
     /// enough to inline (charged first when `charge` says the visitor may copy it); anything
@@ -317,12 +412,12 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         &mut self,
         visitor: V,
         charge: bool,
-    ) -> Result<V::Value, Error> {
+    ) -> Result<V::Value, DeError> {
         if STRICT || self.peeked.is_some() {
             return self.visit_next_read(visitor, charge);
         }
         let (offset, depth) = (self.reader.cursor().position(), self.open.depth);
-        let (visited, len): (Result<V::Value, Error>, usize) = if BIN {
+        let (visited, len): (Result<V::Value, DeError>, usize) = if BIN {
             let Some((bytes, len)) = self.reader.peek_bin() else {
                 return self.visit_next_read(visitor, charge);
             };
@@ -352,7 +447,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         &mut self,
         visitor: V,
         charge_text: bool,
-    ) -> Result<V::Value, Error> {
+    ) -> Result<V::Value, DeError> {
         let read = self.next()?;
         self.visit_item(visitor, read, charge_text)
     }
@@ -363,7 +458,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         visitor: V,
         item: Item<'de>,
         charge_text: bool,
-    ) -> Result<V::Value, Error> {
+    ) -> Result<V::Value, DeError> {
         let (offset, depth) = (item.offset, item.depth);
         let result = match item.kind {
             Kind::Nil => visitor.visit_unit(),
@@ -406,15 +501,14 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         len: usize,
         offset: usize,
         depth: usize,
-    ) -> Result<V::Value, Error> {
-        let mut access = Elements {
+    ) -> Result<V::Value, DeError> {
+        let mut left = len;
+        let value = visitor.visit_seq(Elements {
             de: self,
-            left: len,
-        };
-        let value = visitor.visit_seq(&mut access)?;
-        let left = access.left;
+            left: &mut left,
+        })?;
         if left > 0 {
-            return Err(Error::new(
+            return Err(DeError::new(
                 ErrorKind::Custom {
                     message: format!("the array has {left} elements more than the type takes"),
                 },
@@ -434,21 +528,20 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         len: usize,
         offset: usize,
         depth: usize,
-    ) -> Result<V::Value, Error> {
-        let mut access = Entries {
+    ) -> Result<V::Value, DeError> {
+        let (mut left, mut value_due) = (len, false);
+        let value = visitor.visit_map(Entries {
             de: self,
-            left: len,
-            value_due: false,
-        };
-        let value = visitor.visit_map(&mut access)?;
-        let (left, value_due) = (access.left, access.value_due);
+            left: &mut left,
+            value_due: &mut value_due,
+        })?;
         if left > 0 || value_due {
             let message = if value_due {
                 "the type read a map key and not its value".to_string()
             } else {
                 format!("the map has {left} entries more than the type takes")
             };
-            return Err(Error::new(ErrorKind::Custom { message }, offset, depth));
+            return Err(DeError::new(ErrorKind::Custom { message }, offset, depth));
         }
         if len > 0 {
             self.close();
@@ -718,57 +811,81 @@ impl<'a> Sink<'a> for TypedSink<'_, 'a> {
     }
 }
 
-/// The elements of an array, for `visit_seq`.
+/// The elements of an array, for `visit_seq`. (Handed to the visitor by value, its counts
+/// kept by the caller: handed `&mut`, each element went through serde's forwarding impl for
+/// `&mut A`, which LLVM inlined or not by the size of what it held.)
 struct Elements<'a, 'de, const STRICT: bool> {
     de: &'a mut Deserializer<'de, STRICT>,
-    left: usize,
+    left: &'a mut usize,
 }
 
 impl<'de, const STRICT: bool> de::SeqAccess<'de> for Elements<'_, 'de, STRICT> {
-    type Error = Error;
+    type Error = DeError;
 
+    /// What serde's derived code calls for each field: the type's `deserialize` called
+    /// straight, inlined (by way of `next_element_seed` and `PhantomData`, LLVM inlined an
+    /// f64 field in one build and not in the next, and an integer field in none).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn next_element<T: Deserialize<'de>>(&mut self) -> Result<Option<T>, DeError> {
+        self.element(size_of::<T>(), |de| T::deserialize(de))
+    }
+
+    #[inline(always)]
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
-    ) -> Result<Option<T::Value>, Error> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.left = self.left.saturating_sub(1);
-        self.de.charge(size_of::<T::Value>())?;
-        seed.deserialize(&mut *self.de).map(Some)
+    ) -> Result<Option<T::Value>, DeError> {
+        self.element(size_of::<T::Value>(), |de| seed.deserialize(de))
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.de.hint(self.left))
+        Some(self.de.hint(*self.left))
     }
 }
 
-/// The entries of a map, for `visit_map`.
+impl<'de, const STRICT: bool> Elements<'_, 'de, STRICT> {
+    /// The next element, read by `read` once `bytes` (its size) are charged; `None` after
+    /// the last.
+    #[inline(always)]
+    fn element<T>(
+        &mut self,
+        bytes: usize,
+        read: impl FnOnce(&mut Deserializer<'de, STRICT>) -> Result<T, DeError>,
+    ) -> Result<Option<T>, DeError> {
+        if *self.left == 0 {
+            return Ok(None);
+        }
+        *self.left = self.left.saturating_sub(1);
+        self.de.charge(bytes)?;
+        read(self.de).map(Some)
+    }
+}
+
+/// The entries of a map, for `visit_map` (by value, as [`Elements`]).
 struct Entries<'a, 'de, const STRICT: bool> {
     de: &'a mut Deserializer<'de, STRICT>,
-    left: usize,
-    value_due: bool,
+    left: &'a mut usize,
+    value_due: &'a mut bool,
 }
 
 impl<'de, const STRICT: bool> de::MapAccess<'de> for Entries<'_, 'de, STRICT> {
-    type Error = Error;
+    type Error = DeError;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
-    ) -> Result<Option<K::Value>, Error> {
-        if self.left == 0 {
+    ) -> Result<Option<K::Value>, DeError> {
+        if *self.left == 0 {
             return Ok(None);
         }
-        self.left = self.left.saturating_sub(1);
-        self.value_due = true;
+        *self.left = self.left.saturating_sub(1);
+        *self.value_due = true;
         self.de.charge(size_of::<K::Value>())?;
         seed.deserialize(&mut *self.de).map(Some)
     }
 
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        self.value_due = false;
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
+        *self.value_due = false;
         self.de.charge(size_of::<V::Value>())?;
         seed.deserialize(&mut *self.de)
     }
@@ -777,7 +894,7 @@ impl<'de, const STRICT: bool> de::MapAccess<'de> for Entries<'_, 'de, STRICT> {
         // Two items an entry.
         Some(
             self.de
-                .hint(self.left)
+                .hint(*self.left)
                 .min(self.de.reader.cursor().remaining() / 2),
         )
     }
@@ -787,8 +904,19 @@ macro_rules! scalar_fast_path {
     ($expects:path: $($method:ident)*) => {
         $(
             #[inline(always)]
-            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
                 self.visit_scalar::<{ $expects }, V>(visitor)
+            }
+        )*
+    };
+}
+
+macro_rules! integer_fast_path {
+    ($($method:ident: $ty:ident),* $(,)?) => {
+        $(
+            #[inline(always)]
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+                self.visit_integer::<$ty, V>(visitor)
             }
         )*
     };
@@ -802,7 +930,7 @@ macro_rules! text_fast_path {
     ($kind:ident, $copy:ident: $($method:ident)*) => {
         $(
             #[inline(always)]
-            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
                 self.visit_text::<{ text_fast_path!(@bin $kind) }, V>(
                     visitor,
                     text_fast_path!(@charge $copy),
@@ -815,7 +943,7 @@ macro_rules! text_fast_path {
 macro_rules! forward_to_any {
     ($leaf:literal: $($method:ident)*) => {
         $(
-            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
                 self.visit_next::<$leaf, V>(visitor, false)
             }
         )*
@@ -823,17 +951,18 @@ macro_rules! forward_to_any {
 }
 
 impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, STRICT> {
-    type Error = Error;
+    type Error = DeError;
 
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         // The visitor may copy what it is handed: charged.
         self.visit_next::<false, V>(visitor, true)
     }
 
     scalar_fast_path! { scalar_kinds::BOOL: deserialize_bool }
-    scalar_fast_path! { scalar_kinds::INTEGER:
-        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+    integer_fast_path! {
+        deserialize_i8: i8, deserialize_i16: i16, deserialize_i32: i32, deserialize_i64: i64,
+        deserialize_i128: i128, deserialize_u8: u8, deserialize_u16: u16, deserialize_u32: u32,
+        deserialize_u64: u64, deserialize_u128: u128,
     }
     scalar_fast_path! { scalar_kinds::FLOAT: deserialize_f32 deserialize_f64 }
     scalar_fast_path! { scalar_kinds::UNIT: deserialize_unit }
@@ -850,7 +979,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         deserialize_seq deserialize_map deserialize_ignored_any
     }
 
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         // A look at the marker, not a read: a present value is read once, by its own type.
         let nil = match self.peeked {
             Some(item) => item.kind == Kind::Nil,
@@ -860,7 +989,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
             let item = self.next_in_recursion()?;
             return visitor
                 .visit_none()
-                .map_err(|e: Error| e.placed(item.offset, item.depth));
+                .map_err(|e: DeError| e.placed(item.offset, item.depth));
         }
         self.within_wrapper(|de| visitor.visit_some(de))
     }
@@ -869,14 +998,14 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         self,
         _name: &'static str,
         visitor: V,
-    ) -> Result<V::Value, Error> {
+    ) -> Result<V::Value, DeError> {
         // rmp-serde writes a unit struct as an empty array.
         let item = self.peek()?;
         if item.kind == Kind::Array && item.len() == 0 {
             self.peeked = None;
             return visitor
                 .visit_unit()
-                .map_err(|e: Error| e.placed(item.offset, item.depth));
+                .map_err(|e: DeError| e.placed(item.offset, item.depth));
         }
         self.visit_next::<false, V>(visitor, false)
     }
@@ -885,7 +1014,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         self,
         name: &'static str,
         visitor: V,
-    ) -> Result<V::Value, Error> {
+    ) -> Result<V::Value, DeError> {
         if name == super::EXT_STRUCT_NAME {
             return self.visit_next::<false, V>(visitor, false);
         }
@@ -896,7 +1025,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         self,
         _len: usize,
         visitor: V,
-    ) -> Result<V::Value, Error> {
+    ) -> Result<V::Value, DeError> {
         self.visit_next::<false, V>(visitor, false)
     }
 
@@ -905,7 +1034,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _name: &'static str,
         _len: usize,
         visitor: V,
-    ) -> Result<V::Value, Error> {
+    ) -> Result<V::Value, DeError> {
         self.visit_next::<false, V>(visitor, false)
     }
 
@@ -914,7 +1043,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _name: &'static str,
         _fields: &'static [&'static str],
         visitor: V,
-    ) -> Result<V::Value, Error> {
+    ) -> Result<V::Value, DeError> {
         self.visit_next::<false, V>(visitor, false)
     }
 
@@ -923,7 +1052,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _name: &'static str,
         _variants: &'static [&'static str],
         visitor: V,
-    ) -> Result<V::Value, Error> {
+    ) -> Result<V::Value, DeError> {
         let item = self.next_in_recursion()?;
         let (offset, depth) = (item.offset, item.depth);
         let result = match item.kind {
@@ -933,7 +1062,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
                 let entry_read_at = self.open.pending.saturating_sub(2);
                 let variant = visitor.visit_enum(VariantOf { de: &mut *self })?;
                 if self.open.pending != entry_read_at {
-                    return Err(Error::new(
+                    return Err(DeError::new(
                         ErrorKind::Custom {
                             message: "the type read an enum's variant and not its content".into(),
                         },
@@ -949,7 +1078,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
                 item.describe()
             ))),
         };
-        result.map_err(|e: Error| e.placed(offset, depth))
+        result.map_err(|e: DeError| e.placed(offset, depth))
     }
 
     fn is_human_readable(&self) -> bool {
@@ -963,27 +1092,27 @@ struct VariantOf<'a, 'de, const STRICT: bool> {
 }
 
 impl<'de, const STRICT: bool> de::EnumAccess<'de> for VariantOf<'_, 'de, STRICT> {
-    type Error = Error;
+    type Error = DeError;
     type Variant = Self;
 
-    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), Error> {
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), DeError> {
         let variant = seed.deserialize(&mut *self.de)?;
         Ok((variant, self))
     }
 }
 
 impl<'de, const STRICT: bool> de::VariantAccess<'de> for VariantOf<'_, 'de, STRICT> {
-    type Error = Error;
+    type Error = DeError;
 
-    fn unit_variant(self) -> Result<(), Error> {
+    fn unit_variant(self) -> Result<(), DeError> {
         Deserialize::deserialize(&mut *self.de)
     }
 
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, DeError> {
         seed.deserialize(&mut *self.de)
     }
 
-    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, DeError> {
         de::Deserializer::deserialize_seq(&mut *self.de, visitor)
     }
 
@@ -991,7 +1120,7 @@ impl<'de, const STRICT: bool> de::VariantAccess<'de> for VariantOf<'_, 'de, STRI
         self,
         _fields: &'static [&'static str],
         visitor: V,
-    ) -> Result<V::Value, Error> {
+    ) -> Result<V::Value, DeError> {
         de::Deserializer::deserialize_map(&mut *self.de, visitor)
     }
 }
@@ -1025,9 +1154,9 @@ impl<'de> ExtParts<'de> {
 }
 
 impl<'de> de::Deserializer<'de> for ExtParts<'de> {
-    type Error = Error;
+    type Error = DeError;
 
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         visitor.visit_seq(ExtSeq { parts: self, at: 0 })
     }
 
@@ -1044,12 +1173,12 @@ struct ExtSeq<'de> {
 }
 
 impl<'de> de::SeqAccess<'de> for ExtSeq<'de> {
-    type Error = Error;
+    type Error = DeError;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
-    ) -> Result<Option<T::Value>, Error> {
+    ) -> Result<Option<T::Value>, DeError> {
         self.at = self.at.saturating_add(1);
         match self.at {
             1 => seed

@@ -6,7 +6,7 @@ mod de;
 mod ser;
 mod value_ref;
 
-pub use de::{from_slice, Deserializer, HINT_ELEMENT_BYTES};
+pub use de::{from_slice, DeError, Deserializer, HINT_ELEMENT_BYTES};
 pub use ser::{to_vec, to_vec_named, Compound, Serializer, SERIALIZE_MAX_DEPTH};
 #[cfg(feature = "std")]
 pub use ser::{to_writer, TO_WRITER_CHUNK};
