@@ -418,6 +418,89 @@ impl<'a> Reader<'a> {
 mod tests {
     use super::*;
 
+    /// A str or bin of `body` with the header `header`, cut to `cut` bytes.
+    #[cfg(feature = "serde")]
+    fn short_text(header: &[u8], body: &[u8], cut: usize) -> Vec<u8> {
+        let mut bytes = [header, body].concat();
+        bytes.truncate(cut);
+        bytes
+    }
+
+    #[test]
+    #[cfg(feature = "serde")]
+    fn a_short_str_or_bin_peeks_only_when_it_is_whole_and_passes_every_check() {
+        for len in [0usize, 1, 5, 31, 32, 200] {
+            let len8 = u8::try_from(len).expect("short");
+            use crate::wire::header::marker::{BIN8, STR8};
+            let mut headers = vec![(vec![STR8, len8], false), (vec![BIN8, len8], true)];
+            if len < 32 {
+                headers.push((vec![0xa0 | len8], false));
+            }
+            for (header, is_bin) in headers {
+                for valid in [true, false] {
+                    let mut body = vec![b'a'; len];
+                    if let (false, Some(last)) = (valid, body.last_mut()) {
+                        *last = 0xff;
+                    }
+                    for limit in [len.saturating_sub(1), len, 1000] {
+                        let limits = Limits {
+                            max_str_len: limit,
+                            max_bin_len: limit,
+                            ..Limits::default()
+                        };
+                        let whole = header.len() + len;
+                        for cut in [whole, whole.saturating_sub(1)] {
+                            let bytes = short_text(&header, &body, cut);
+                            let reader = Reader::new(&bytes, &limits, InvalidUtf8::Reject);
+                            let passes = cut == whole && len <= limit;
+                            let context = format!(
+                                "header {header:02x?}, {len} bytes, valid {valid}, \
+                                 limit {limit}, cut at {cut}"
+                            );
+                            let expected_bin = (is_bin && passes).then(|| (&body[..], whole));
+                            assert_eq!(reader.peek_bin(), expected_bin, "{context}");
+                            let expected_str = (!is_bin && passes)
+                                .then(|| core::str::from_utf8(&body).ok())
+                                .flatten()
+                                .map(|text| (text, whole));
+                            assert_eq!(reader.peek_str(), expected_str, "{context}");
+                            assert_eq!(reader.cursor().position(), 0, "a peek takes nothing");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[cfg(feature = "serde")]
+    fn the_reader_peeks_a_plain_scalar_as_the_header_does() {
+        use crate::wire::header::scalar_kinds::{ALL, INTEGER};
+        let limits = Limits::default();
+        for bytes in [
+            &[0x05][..],
+            &[0xcd, 0x01, 0x00],
+            &[0xc3],
+            &[0xa1, b'a'],
+            &[0xcd, 0x01],
+        ] {
+            let reader = Reader::new(bytes, &limits, InvalidUtf8::Reject);
+            let header = Header::peek_plain_scalar::<ALL>(reader.cursor());
+            assert_eq!(reader.peek_plain_scalar::<ALL>(), header, "{bytes:02x?}");
+            let integer = header.filter(|(h, _)| matches!(h, Header::Uint(_) | Header::Int(_)));
+            assert_eq!(
+                reader.peek_plain_scalar::<INTEGER>(),
+                integer,
+                "{bytes:02x?}"
+            );
+        }
+        let reader = Reader::new(&[0xcd, 0x01, 0x00], &limits, InvalidUtf8::Reject);
+        assert_eq!(
+            reader.peek_plain_scalar::<INTEGER>(),
+            Some((Header::Uint(256), 3))
+        );
+    }
+
     #[test]
     fn the_ascii_check_sees_exactly_the_text_after_the_marker() {
         for text_len in 0..LEAF_ITEM_MAX {

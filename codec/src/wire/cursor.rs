@@ -127,3 +127,21 @@ impl<'a> Cursor<'a> {
         }
     }
 }
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ahead_is_the_bytes_past_a_skip_or_none_when_the_input_ends_first() {
+        let bytes = [1, 2, 3, 4, 5];
+        let cur = Cursor::new(&bytes);
+        for skip in 0..=bytes.len() + 1 {
+            for len in 0..=bytes.len() + 1 {
+                let expected = bytes.get(skip..).and_then(|rest| rest.get(..len));
+                assert_eq!(cur.ahead(skip, len), expected, "skip {skip}, len {len}");
+            }
+        }
+        assert_eq!(cur.position(), 0, "nothing taken");
+    }
+}

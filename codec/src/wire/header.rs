@@ -593,6 +593,30 @@ mod tests {
         }
     }
 
+    #[test]
+    #[cfg(feature = "serde")]
+    fn a_short_str_or_bin_header_peeks_as_the_header_reader_reads_it_on_every_marker_and_every_cut()
+    {
+        for marker in 0..=u8::MAX {
+            // A length byte with its high bits set: a fixstr's length is its marker's low bits.
+            let whole = [marker, 0xc5, b'a'];
+            for cut in 0..=whole.len() {
+                let bytes = &whole[..cut];
+                let mut cur = Cursor::new(bytes);
+                let read = Header::read(&mut cur).ok();
+                let short = matches!(marker, 0xa0..=0xbf | STR8 | BIN8);
+                let expected = read.filter(|_| short).map(|h| (h, cur.position()));
+                let cur = Cursor::new(bytes);
+                assert_eq!(
+                    Header::peek_short_body(&cur),
+                    expected,
+                    "marker {marker:#04x}, {cut} bytes"
+                );
+                assert_eq!(cur.position(), 0, "a peek takes nothing");
+            }
+        }
+    }
+
     fn written(h: Header) -> Vec<u8> {
         let mut out = Vec::new();
         h.write(&mut out);
