@@ -326,10 +326,11 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         self.visit_item(visitor, read, charge_text)
     }
 
-    /// For the methods of scalar types: the next item, when it is a plain scalar of a kind
-    /// in `EXPECTS` (bits of [`scalar_kinds`]), read and visited on a path small enough to
-    /// inline into the type's `Deserialize`; anything else (other scalars too: the visitor's
-    /// error for them is made on the general path) by way of
+    /// For the methods of bools, floats and `()`: the next item, when it is a plain scalar
+    /// of a kind in `EXPECTS` (bits of [`scalar_kinds`]: not integers, which
+    /// [`visit_integer`](Self::visit_integer) reads), read and visited on a path small enough
+    /// to inline into the type's `Deserialize`; anything else (other scalars too: the
+    /// visitor's error for them is made on the general path) by way of
     /// [`visit_next_read`](Self::visit_next_read).
     #[inline(always)]
     fn visit_scalar<const EXPECTS: u8, V: Visitor<'de>>(
@@ -343,21 +344,26 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         let Some((header, len)) = self.reader.peek_plain_scalar::<EXPECTS>() else {
             return self.visit_next_read(visitor, false);
         };
-        // As `visit_item` calls the visitor for the same scalar (a non-negative integer is a
-        // `u64` whatever its width).
-        let visited: Result<V::Value, DeError> = match header {
+        // As `visit_item` calls the visitor for the same scalar.
+        let visited = match header {
             Header::Nil => visitor.visit_unit(),
             Header::Bool(b) => visitor.visit_bool(b),
-            Header::Uint(n) => visitor.visit_u64(n),
-            Header::Int(n) => match u64::try_from(n) {
-                Ok(n) => visitor.visit_u64(n),
-                Err(_) => visitor.visit_i64(n),
-            },
             Header::F32(x) => visitor.visit_f32(x),
             Header::F64(x) => visitor.visit_f64(x),
             _ => return self.visit_next_read(visitor, false),
         };
-        // Visited before it is read: an error's offset is where the reader stands.
+        self.step_over_visited(visited, len)
+    }
+
+    /// After the visit of an item peeked and not yet read, `len` bytes long: a visitor's
+    /// error placed where the item starts (where the reader stands), or the item stepped
+    /// over and counted.
+    #[inline(always)]
+    fn step_over_visited<T>(
+        &mut self,
+        visited: Result<T, DeError>,
+        len: usize,
+    ) -> Result<T, DeError> {
         let value =
             visited.map_err(|e| e.placed(self.reader.cursor().position(), self.open.depth))?;
         self.reader.skip_peeked(len);
@@ -392,15 +398,11 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         let Some((n, len)) = peeked else {
             return self.visit_next_read(visitor, false);
         };
-        let visited: Result<V::Value, DeError> = match n {
+        let visited = match n {
             Ok(n) => visitor.visit_u64(n),
             Err(n) => visitor.visit_i64(n),
         };
-        let value =
-            visited.map_err(|e| e.placed(self.reader.cursor().position(), self.open.depth))?;
-        self.reader.skip_peeked(len);
-        self.open.pending = self.open.pending.saturating_sub(1);
-        Ok(value)
+        self.step_over_visited(visited, len)
     }
 
     /// For the methods of strs (`BIN` false) and bytes (`BIN` true): the next item, when it
@@ -434,10 +436,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
             }
             (visitor.visit_borrowed_str(text), len)
         };
-        let value = visited.map_err(|e| e.placed(offset, depth))?;
-        self.reader.skip_peeked(len);
-        self.open.pending = self.open.pending.saturating_sub(1);
-        Ok(value)
+        self.step_over_visited(visited, len)
     }
 
     /// A leaf type's item that its fast path does not take, read on the general path out of
