@@ -176,3 +176,25 @@ impl Limits {
         self
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limits_measured_in_bytes_are_the_lengths_of_bytes_and_the_budget() {
+        let in_bytes: Vec<Limit> = Limit::ALL
+            .into_iter()
+            .filter(|l| l.counts_bytes())
+            .collect();
+        assert_eq!(
+            in_bytes,
+            [
+                Limit::StrLen,
+                Limit::BinLen,
+                Limit::ExtLen,
+                Limit::AllocBytes
+            ]
+        );
+    }
+}

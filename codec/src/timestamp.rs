@@ -95,3 +95,16 @@ fn write_into(dst: &mut [u8], src: &[u8]) {
         *d = *s;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timestamp_gives_back_the_seconds_and_nanoseconds_it_was_made_of() {
+        for (seconds, nanoseconds) in [(0, 0), (-1, 999_999_999), (1 << 34, 1), (i64::MIN, 5)] {
+            let ts = Timestamp::new(seconds, nanoseconds).expect("valid");
+            assert_eq!((ts.seconds(), ts.nanoseconds()), (seconds, nanoseconds));
+        }
+    }
+}
