@@ -339,3 +339,20 @@ proptest! {
         prop_assert_eq!((values, error), expected);
     }
 }
+
+#[test]
+fn a_str_of_invalid_utf8_fed_in_pieces_is_replaced_under_the_replace_policy() {
+    // ["a\xffb"]: the value arrives in pieces, so the framer, not the slice decoder, reads it.
+    let input = [0x91, 0xa3, b'a', 0xff, b'b'];
+    let decoder = Decoder::default().with_invalid_utf8(hardpack::InvalidUtf8::Replace);
+    let whole = decoder.decode(&input).expect("replaced");
+    let mut stream = StreamDecoder::new(decoder);
+    for byte in input {
+        assert_eq!(stream.next().expect("incomplete, not an error"), None);
+        stream.feed(&[byte]);
+    }
+    assert_eq!(stream.next().expect("replaced"), Some(whole));
+    // The default policy refuses the same input.
+    let refused = Decoder::default().decode(&input).expect_err("refused");
+    assert_eq!(refused.kind(), &ErrorKind::InvalidUtf8 { valid_up_to: 1 });
+}
