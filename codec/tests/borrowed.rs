@@ -135,6 +135,24 @@ fn a_million_empty_maps_cost_one_tape_item_each() {
 }
 
 #[test]
+fn the_free_functions_decode_with_the_default_limits() {
+    let input = [0x92, 0xa2, b'h', b'i', 0xc3, 0xc0];
+    let (doc, used) = hardpack::decode_ref_prefix(&input).unwrap();
+    assert_eq!(used, 5);
+    assert_eq!(doc.to_owned(), decode(&input[..5]).unwrap());
+    assert_eq!(
+        decode_ref(&input).unwrap_err().kind(),
+        &ErrorKind::TrailingBytes { count: 1 }
+    );
+    // Past the default depth limit, as the default decoder refuses it.
+    let mut deep = vec![0x91; Limits::default().max_depth + 1];
+    deep.push(0xc0);
+    let expected = Decoder::default().decode_ref_prefix(&deep).unwrap_err();
+    assert_eq!(expected.limit(), Some(Limit::Depth));
+    assert_eq!(hardpack::decode_ref_prefix(&deep).unwrap_err(), expected);
+}
+
+#[test]
 fn payloads_are_borrowed_from_the_input() {
     let mut input = vec![0x92, 0xc6, 0x00, 0x10, 0x00, 0x00];
     input.extend(std::iter::repeat_n(7u8, 1 << 20));

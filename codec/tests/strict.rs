@@ -225,6 +225,40 @@ fn a_map_of_262144_copies_of_one_key_is_refused_at_the_second() {
 }
 
 #[test]
+fn strict_bookkeeping_is_charged_the_same_on_the_owned_and_the_borrowed_decode() {
+    let doc =
+        Value::from_iter((0..1000).map(|i| (Value::from(format!("key {i}")), Value::from(i))));
+    let input = encode(&doc).unwrap();
+    let lenient = Decoder::default();
+    let strict = Decoder::default().strict();
+    let charged = |decoder: &Decoder| {
+        let owned = decoder.decode_with_stats(&input).unwrap().1.charged_bytes;
+        let borrowed = decoder
+            .decode_ref_with_stats(&input)
+            .unwrap()
+            .1
+            .charged_bytes;
+        (owned, borrowed)
+    };
+    let (owned, borrowed) = charged(&lenient);
+    let (strict_owned, strict_borrowed) = charged(&strict);
+    // The keys strict mode keeps to find a repeat: at least 1,000 of them, charged on top.
+    assert!(strict_owned >= owned + 1000 * 16, "{strict_owned} {owned}");
+    assert_eq!(strict_borrowed - borrowed, strict_owned - owned);
+    // And a budget with no room for them refuses the borrowed decode too.
+    let tight = Decoder::new(Limits::default().with(Limit::AllocBytes, borrowed)).strict();
+    assert_eq!(
+        tight.decode_ref(&input).unwrap_err().limit(),
+        Some(Limit::AllocBytes)
+    );
+    assert!(
+        Decoder::new(Limits::default().with(Limit::AllocBytes, borrowed))
+            .decode_ref(&input)
+            .is_ok()
+    );
+}
+
+#[test]
 fn canonical_documents_pass() {
     let strict = Decoder::default().strict();
     let doc = Value::from_iter([
