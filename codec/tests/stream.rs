@@ -166,6 +166,43 @@ fn a_value_longer_than_the_buffer_is_refused_however_it_arrives() {
 }
 
 #[test]
+fn a_value_exactly_as_long_as_the_buffer_is_held_however_it_arrives() {
+    let doc = [&[0xd9, 100][..], &[b'a'; 100]].concat();
+    for pieces in [&[usize::MAX][..], &[1], &[7]] {
+        let exact = StreamDecoder::new(Decoder::default()).with_max_buffer_bytes(doc.len());
+        let (values, error, _) = streamed(exact, &doc, pieces);
+        assert_eq!((values.len(), error), (1, None), "{pieces:?}");
+        let short = StreamDecoder::new(Decoder::default()).with_max_buffer_bytes(doc.len() - 1);
+        let (values, error, _) = streamed(short, &doc, pieces);
+        assert!(values.is_empty());
+        let expected = ErrorKind::BufferLimit {
+            max: doc.len() - 1,
+            needed: doc.len(),
+        };
+        assert_eq!(error, Some((expected, 0, 0)), "{pieces:?}");
+    }
+}
+
+#[test]
+fn a_long_array_fed_a_byte_at_a_time_is_framed_once_not_again_on_every_byte() {
+    // 200,000 elements: framing it again from its start on every byte would read ~2 * 10^10
+    // bytes; framing on from where the last byte left it reads each byte once.
+    let n: u32 = 200_000;
+    let mut doc = vec![0xdd];
+    doc.extend_from_slice(&n.to_be_bytes());
+    doc.extend(std::iter::repeat_n(0x07, n as usize));
+    let mut stream = StreamDecoder::new(Decoder::default());
+    let started = Instant::now();
+    for (at, byte) in doc.iter().enumerate() {
+        stream.feed(std::slice::from_ref(byte));
+        let got = stream.next().unwrap();
+        assert_eq!(got.is_some(), at + 1 == doc.len());
+        // Generous: linear work takes well under a second even in a debug build.
+        assert!(started.elapsed() < Duration::from_secs(60), "at byte {at}");
+    }
+}
+
+#[test]
 fn a_huge_array_header_waits_for_its_children_within_the_buffer_limit() {
     // 1,000,000 elements claimed: each needs a byte, so the stream must hold a megabyte.
     let header = [0xdd, 0x00, 0x0f, 0x42, 0x40];
@@ -232,9 +269,62 @@ fn after_an_error_the_stream_stays_failed_and_what_was_returned_is_kept() {
     let e = stream.next().unwrap_err();
     assert_eq!((e.kind(), e.offset()), (&ErrorKind::ReservedMarker, 1));
     stream.feed(&[0x03]);
+    assert_eq!(
+        stream.held_bytes(),
+        0,
+        "bytes fed after the error are not kept"
+    );
     assert_eq!(stream.next(), Err(e.clone()));
     assert_eq!(stream.finish(), Err(e));
     assert_eq!(stream.consumed(), 1);
+}
+
+#[test]
+fn bytes_fed_after_finish_are_ignored() {
+    let mut stream = StreamDecoder::new(Decoder::default());
+    stream.feed(&[0x01]);
+    stream.finish().unwrap();
+    stream.feed(&[0x02]);
+    assert_eq!(stream.held_bytes(), 1);
+    assert_eq!(stream.next(), Ok(Some(Value::from(1u8))));
+    assert_eq!(stream.next(), Ok(None));
+    assert_eq!(stream.consumed(), 1);
+}
+
+#[test]
+fn the_default_buffer_is_the_longest_payload_the_limits_allow_and_a_margin() {
+    assert_eq!(hardpack::BUFFER_MARGIN, 64 << 10);
+    let limits = Limits::default()
+        .with(Limit::StrLen, 1000)
+        .with(Limit::BinLen, 3000)
+        .with(Limit::ExtLen, 2000);
+    let decoder = Decoder::new(limits.clone());
+    assert_eq!(
+        hardpack::default_max_buffer_bytes(&decoder),
+        3000 + (64 << 10)
+    );
+    let stream = StreamDecoder::new(decoder);
+    assert_eq!(stream.max_buffer_bytes(), 3000 + (64 << 10));
+    assert_eq!(stream.decoder().limits(), &limits);
+    let ext = Decoder::new(
+        Limits::default()
+            .with(Limit::StrLen, 0)
+            .with(Limit::BinLen, 0)
+            .with(Limit::ExtLen, 5),
+    );
+    assert_eq!(hardpack::default_max_buffer_bytes(&ext), 5 + (64 << 10));
+}
+
+#[test]
+fn a_stream_waiting_on_a_value_says_so_in_its_debug_form() {
+    let mut stream = StreamDecoder::new(Decoder::default());
+    stream.feed(&[0x92, 0x01]);
+    assert_eq!(stream.next(), Ok(None));
+    let shown = format!("{stream:?}");
+    assert!(
+        shown.contains("framing: Some(Framing { typed: false, .. })"),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -243,6 +333,7 @@ fn a_stream_cut_inside_a_value_is_an_unexpected_end_at_finish() {
     stream.feed(&[0xc3, 0x93, 0x01]);
     assert_eq!(stream.next(), Ok(Some(Value::Bool(true))));
     assert_eq!(stream.next(), Ok(None), "incomplete is not invalid");
+    assert_eq!((stream.held_bytes(), stream.peak_buffered_bytes()), (2, 2));
     let e = stream.finish().unwrap_err();
     assert_eq!(
         (e.kind(), e.offset(), e.depth()),
@@ -325,6 +416,26 @@ fn typed_values_as_they_arrive() {
             }
         ]
     );
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn a_typed_value_of_the_wrong_shape_is_refused_before_it_arrives_whole() {
+    type Five = (u8, u8, u8, u8, u8);
+    // Five elements claimed, four arrived, the first a str where a u8 is expected: wrong
+    // whatever follows, so refused now, at the str.
+    let bytes = [0x95, 0xa1, b'x', 0x01, 0x02, 0x03];
+    let mut stream = StreamDecoder::new(Decoder::default());
+    stream.feed(&bytes);
+    let e = stream.next_as::<Five>().unwrap_err();
+    assert_eq!((e.offset(), e.depth()), (1, 1));
+    assert!(e.to_string().contains("invalid type"), "{e}");
+    // Bytes that fit the type so far only wait for the rest.
+    let mut stream = StreamDecoder::new(Decoder::default());
+    stream.feed(&[0x95, 0x01, 0x02, 0x03, 0x04]);
+    assert_eq!(stream.next_as::<Five>(), Ok(None));
+    stream.feed(&[0x05]);
+    assert_eq!(stream.next_as::<Five>(), Ok(Some((1, 2, 3, 4, 5))));
 }
 
 proptest! {

@@ -345,3 +345,52 @@ impl StreamDecoder {
         self.next_with(true, |bytes| decoder.from_slice_prefix::<T>(bytes))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where the buffer stands: bytes returned still in it, bytes in it, stream offset of
+    /// its first byte.
+    fn layout(stream: &StreamDecoder) -> (usize, usize, usize) {
+        (stream.start, stream.buf.len(), stream.base)
+    }
+
+    #[test]
+    fn returned_bytes_are_dropped_once_they_are_half_the_buffer() {
+        let mut stream = StreamDecoder::new(Decoder::default());
+        stream.feed(&[1, 2, 3, 4]);
+        assert_eq!(stream.next(), Ok(Some(Value::from(1u8))));
+        // One byte returned of four: kept, not moved.
+        stream.feed(&[5]);
+        assert_eq!(layout(&stream), (1, 5, 0));
+        assert_eq!(stream.next(), Ok(Some(Value::from(2u8))));
+        assert_eq!(stream.next(), Ok(Some(Value::from(3u8))));
+        // Three returned, two not: dropped before the next bytes go in.
+        stream.feed(&[6]);
+        assert_eq!(layout(&stream), (0, 3, 3));
+        assert_eq!(stream.consumed(), 3);
+        // All returned: the buffer is emptied at once.
+        for expected in 4u8..=6 {
+            assert_eq!(stream.next(), Ok(Some(Value::from(expected))));
+        }
+        assert_eq!(layout(&stream), (0, 0, 6));
+    }
+
+    #[test]
+    fn a_value_always_left_waiting_keeps_the_buffer_within_twice_what_is_held() {
+        // Two-byte values (`0xcc, x`) fed so that every feed ends one byte into the next
+        // value: the buffer never empties on its own, so only dropping what was returned
+        // keeps it small.
+        let mut stream = StreamDecoder::new(Decoder::default());
+        stream.feed(&[0xcc]);
+        for i in 0..10_000u32 {
+            let x = u8::try_from(128 + i % 128).unwrap();
+            stream.feed(&[x, 0xcc]);
+            assert_eq!(stream.next(), Ok(Some(Value::from(x))));
+            assert_eq!(stream.next(), Ok(None));
+            assert!(stream.buf.len() <= 3, "{i}: {:?}", layout(&stream));
+        }
+        assert_eq!(stream.consumed(), 20_000);
+    }
+}
