@@ -362,6 +362,110 @@ fn values_from_a_reader_in_chunks() {
     assert_eq!(read[1].as_ref().unwrap_err().needed(), Some(1));
 }
 
+/// A reader of `bytes`, three at a time, that is interrupted before every piece and, once
+/// the bytes run out, ends or fails with `fail` (and panics if asked again after failing: a
+/// failure is not to be retried).
+struct Flaky {
+    bytes: Vec<u8>,
+    at: usize,
+    interrupt: bool,
+    fail: Option<std::io::ErrorKind>,
+    failed: bool,
+}
+
+impl Flaky {
+    fn new(bytes: &[u8], fail: Option<std::io::ErrorKind>) -> Self {
+        Flaky {
+            bytes: bytes.to_vec(),
+            at: 0,
+            interrupt: false,
+            fail,
+            failed: false,
+        }
+    }
+
+    /// The next piece, or the interruption or failure due instead.
+    fn piece(&mut self) -> std::io::Result<&[u8]> {
+        assert!(!self.failed, "a failed read was retried");
+        self.interrupt = !self.interrupt;
+        if self.interrupt {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        if self.at == self.bytes.len() {
+            if let Some(kind) = self.fail {
+                self.failed = true;
+                return Err(std::io::Error::new(kind, "the socket closed"));
+            }
+        }
+        let end = (self.at + 3).min(self.bytes.len());
+        Ok(&self.bytes[self.at..end])
+    }
+}
+
+impl std::io::Read for Flaky {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let piece = self.piece()?;
+        let n = piece.len().min(buf.len());
+        buf[..n].copy_from_slice(&piece[..n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+impl std::io::BufRead for Flaky {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.piece()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.at += amt;
+    }
+}
+
+#[test]
+fn an_interrupted_read_is_retried_and_a_failed_one_is_an_io_error_where_it_happened() {
+    let values = [
+        Value::from(1u8),
+        Value::from("hi"),
+        Value::from_iter([Value::Bool(true)]),
+    ];
+    let bytes: Vec<u8> = values
+        .iter()
+        .flat_map(|v| hardpack::encode(v).unwrap())
+        .collect();
+    let decoder = Decoder::default();
+    let read: Result<Vec<Value>, Error> = decoder.read_values(Flaky::new(&bytes, None)).collect();
+    assert_eq!(read.unwrap(), values);
+    let mut reader = Flaky::new(&bytes, None);
+    for value in &values {
+        assert_eq!(
+            hardpack::read_value(&mut reader, &decoder).as_ref(),
+            Ok(&Some(value.clone()))
+        );
+    }
+    assert_eq!(hardpack::read_value(&mut reader, &decoder), Ok(None));
+    // [1, then a cut array: the reader fails after the fourth byte.
+    let cut = [0x01, 0x92, 0x01, 0xa1];
+    let socket_closed = ErrorKind::Io {
+        message: "the socket closed".into(),
+    };
+    let read: Vec<Result<Value, Error>> = decoder
+        .read_values(Flaky::new(&cut, Some(std::io::ErrorKind::ConnectionReset)))
+        .collect();
+    assert_eq!(read.len(), 2);
+    assert_eq!(read[0], Ok(Value::from(1u8)));
+    let e = read[1].as_ref().unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (&socket_closed, 4));
+    let mut reader = Flaky::new(&cut, Some(std::io::ErrorKind::ConnectionReset));
+    assert_eq!(
+        hardpack::read_value(&mut reader, &decoder),
+        Ok(Some(Value::from(1u8)))
+    );
+    let e = hardpack::read_value(&mut reader, &decoder).unwrap_err();
+    // Offsets count from where this call started reading.
+    assert_eq!((e.kind(), e.offset()), (&socket_closed, 3));
+}
+
 #[test]
 fn read_value_consumes_exactly_one_value() {
     use std::io::{BufReader, Read};

@@ -191,6 +191,16 @@ fn keys_must_be_strs_and_unique() {
         err.to_string(),
         "strict: the map key at byte 7, depth 1 repeats the key at byte 1"
     );
+    // Keys that agree in their first eight bytes, or differ only in trailing NULs, are
+    // different keys (strict mode sorts keys by an 8-byte prefix first).
+    for keys in [
+        ["timestamp_a", "timestamp_b"],
+        ["k", "k\0"],
+        ["", "\0\0\0\0\0\0\0\0"],
+    ] {
+        let map = Value::from_iter(keys.map(|k| (Value::from(k), Value::Nil)));
+        assert!(strict.decode(&encode(&map).unwrap()).is_ok(), "{keys:?}");
+    }
 }
 
 #[test]
