@@ -588,6 +588,26 @@ fn the_deserializer_s_error_is_one_pointer_holding_the_error_from_slice_returns(
 }
 
 #[test]
+fn a_deserializer_driven_directly_tells_where_it_stands_and_what_it_charged() {
+    use serde::Deserialize as _;
+    // ["hello", [1, 2, 3]] then a byte of something else.
+    let bytes = [
+        0x92, 0xa5, b'h', b'e', b'l', b'l', b'o', 0x93, 0x01, 0x02, 0x03, 0xc0,
+    ];
+    let mut de = hardpack::Deserializer::new(&bytes, &hardpack::Limits::default());
+    assert_eq!((de.position(), de.charged_bytes()), (0, 0));
+    let (text, numbers) = <(String, Vec<u32>)>::deserialize(&mut de).unwrap();
+    assert_eq!(
+        (text.as_str(), numbers.as_slice()),
+        ("hello", &[1, 2, 3][..])
+    );
+    assert_eq!(de.position(), 11);
+    // The str's five bytes, each of the tuple's two elements and the three u32s.
+    let tuple = std::mem::size_of::<String>() + std::mem::size_of::<Vec<u32>>();
+    assert_eq!(de.charged_bytes(), 5 + tuple + 3 * 4);
+}
+
+#[test]
 fn a_strict_decoder_refuses_through_serde_what_it_refuses_as_a_value() {
     use hardpack::{Decoder, ErrorKind};
     use std::collections::BTreeMap;
