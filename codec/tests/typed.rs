@@ -517,9 +517,11 @@ fn value_ref_through_serde_is_charged_for_its_tape() {
 }
 
 /// A type that reads part of what it is handed and returns: the key of a map's one entry
-/// (and not its value), or an enum's variant (and not its content).
+/// (and not its value), a map's first entry (and not the others), or an enum's variant (and
+/// not its content).
 enum ReadsHalf {
     MapKey,
+    FirstEntry,
     EnumVariant,
 }
 
@@ -527,13 +529,16 @@ impl<'de> serde::de::DeserializeSeed<'de> for ReadsHalf {
     type Value = ();
 
     fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        struct Half;
+        struct Half(bool);
         impl<'de> serde::de::Visitor<'de> for Half {
             type Value = ();
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("anything")
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+                if self.0 {
+                    return map.next_entry::<String, serde::de::IgnoredAny>().map(drop);
+                }
                 map.next_key::<String>().map(drop)
             }
             fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
@@ -541,8 +546,9 @@ impl<'de> serde::de::DeserializeSeed<'de> for ReadsHalf {
             }
         }
         match self {
-            ReadsHalf::MapKey => deserializer.deserialize_map(Half),
-            ReadsHalf::EnumVariant => deserializer.deserialize_enum("E", &["A"], Half),
+            ReadsHalf::MapKey => deserializer.deserialize_map(Half(false)),
+            ReadsHalf::FirstEntry => deserializer.deserialize_map(Half(true)),
+            ReadsHalf::EnumVariant => deserializer.deserialize_enum("E", &["A"], Half(false)),
         }
     }
 }
@@ -566,6 +572,43 @@ fn a_type_that_reads_half_an_entry_is_refused_where_the_entry_starts() {
         let err = seed.deserialize(&mut de).unwrap_err();
         assert_eq!(err.to_string(), format!("{message} at byte 0, depth 0"));
     }
+}
+
+#[test]
+fn a_type_that_leaves_map_entries_unread_is_refused_where_the_map_starts() {
+    use serde::de::DeserializeSeed as _;
+    // [{"A": 1, "B": 2}]: the type reads the first entry only.
+    let bytes = [0x91, 0x82, 0xa1, b'A', 0x01, 0xa1, b'B', 0x02];
+    let mut de = hardpack::Deserializer::new(&bytes[1..], &hardpack::Limits::default());
+    let err = ReadsHalf::FirstEntry.deserialize(&mut de).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the map has 1 entries more than the type takes at byte 0, depth 0"
+    );
+    // One level down, placed at the map inside the array.
+    struct InArray;
+    impl<'de> serde::de::DeserializeSeed<'de> for InArray {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            struct Seq;
+            impl<'de> serde::de::Visitor<'de> for Seq {
+                type Value = ();
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("an array")
+                }
+                fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                    self,
+                    mut seq: A,
+                ) -> Result<(), A::Error> {
+                    seq.next_element_seed(ReadsHalf::FirstEntry).map(drop)
+                }
+            }
+            d.deserialize_seq(Seq)
+        }
+    }
+    let mut de = hardpack::Deserializer::new(&bytes, &hardpack::Limits::default());
+    let err = InArray.deserialize(&mut de).unwrap_err();
+    assert_eq!((err.offset(), err.depth()), (1, 1), "{err}");
 }
 
 #[test]
