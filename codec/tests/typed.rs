@@ -303,6 +303,30 @@ fn the_wrong_shape_is_an_error_with_its_place() {
         };
         assert_eq!(err.to_string(), *message, "{bytes:02x?}");
     }
+    // What an enum is not: each kind of item, named.
+    let not_enums: &[(&[u8], &str)] = &[
+        (&[0xc0], "nil"),
+        (&[0xc3], "a bool"),
+        (&[0x07], "an integer"),
+        (&[0xd0, 0x80], "an integer"),
+        (&[0xca, 0, 0, 0, 0], "a float"),
+        (&[0xcb, 0, 0, 0, 0, 0, 0, 0, 0], "a float"),
+        (&[0xc4, 0x01, 0x00], "a bin"),
+        (&[0xd4, 0x05, 0x00], "an ext"),
+        (&[0xd6, 0xff, 0, 0, 0, 0], "a timestamp"),
+        (&[0x92, 0x01, 0x02], "an array of 2"),
+        (&[0x82, 0xa1, b'a', 0x01, 0xa1, b'b', 0x02], "a map of 2"),
+    ];
+    for (bytes, found) in not_enums {
+        let err = hardpack::from_slice::<Tree>(bytes).map(drop).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "expected an enum (a str, or a map of one entry), found {found} at byte 0, depth 0"
+            ),
+            "{bytes:02x?}"
+        );
+    }
 }
 
 #[test]

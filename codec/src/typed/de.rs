@@ -33,7 +33,6 @@ use crate::error::{Error, ErrorKind};
 use crate::limits::{Limit, Limits};
 use crate::timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
 use crate::value::leaf::ShortText;
-use crate::value::token::Token;
 use crate::value::Value;
 use crate::wire::header::{marker, scalar_kinds, Header};
 
@@ -676,36 +675,19 @@ impl<'a> Item<'a> {
         i8::from_ne_bytes([self.word.to_ne_bytes()[0]])
     }
 
-    /// The item as a [`Token`], for messages.
-    fn token(&self) -> Token<'a> {
-        match self.kind {
-            Kind::Nil => Token::Nil,
-            Kind::Bool => Token::Bool(self.word != 0),
-            Kind::Uint => Token::Integer(self.word.into()),
-            Kind::Int => Token::Integer(i64::from_ne_bytes(self.word.to_ne_bytes()).into()),
-            Kind::F32 => Token::F32(f32::from_bits(narrow_word(self.word))),
-            Kind::F64 => Token::F64(f64::from_bits(self.word)),
-            Kind::Str => Token::Str(self.text),
-            Kind::Bin => Token::Bin(self.bytes),
-            Kind::Ext => Token::Ext(self.ext_type(), self.bytes),
-            Kind::Timestamp => Token::Timestamp(self.timestamp),
-            Kind::Array => Token::Array(u32::try_from(self.word).unwrap_or(u32::MAX)),
-            Kind::Map => Token::Map(u32::try_from(self.word).unwrap_or(u32::MAX)),
-        }
-    }
-
+    /// What the item is, for messages.
     fn describe(&self) -> String {
-        match self.token() {
-            Token::Nil => "nil".to_string(),
-            Token::Bool(_) => "a bool".to_string(),
-            Token::Integer(_) => "an integer".to_string(),
-            Token::F32(_) | Token::F64(_) => "a float".to_string(),
-            Token::Str(_) => "a str".to_string(),
-            Token::Bin(_) => "a bin".to_string(),
-            Token::Ext(..) => "an ext".to_string(),
-            Token::Timestamp(_) => "a timestamp".to_string(),
-            Token::Array(n) => format!("an array of {n}"),
-            Token::Map(n) => format!("a map of {n}"),
+        match self.kind {
+            Kind::Nil => "nil".to_string(),
+            Kind::Bool => "a bool".to_string(),
+            Kind::Uint | Kind::Int => "an integer".to_string(),
+            Kind::F32 | Kind::F64 => "a float".to_string(),
+            Kind::Str => "a str".to_string(),
+            Kind::Bin => "a bin".to_string(),
+            Kind::Ext => "an ext".to_string(),
+            Kind::Timestamp => "a timestamp".to_string(),
+            Kind::Array => format!("an array of {}", self.len()),
+            Kind::Map => format!("a map of {}", self.len()),
         }
     }
 }
