@@ -636,6 +636,66 @@ fn a_type_that_leaves_map_entries_unread_is_refused_where_the_map_starts() {
 }
 
 #[test]
+fn a_type_that_drops_an_error_from_inside_a_container_is_refused_at_the_end() {
+    // [[1, "x"]] into a type that reads its one element as (u8, u8), drops the error the str
+    // makes and says it is done: the inner array is left open, so the value is not whole.
+    struct DropsErrors;
+    impl<'de> Deserialize<'de> for DropsErrors {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Seq;
+            impl<'de> serde::de::Visitor<'de> for Seq {
+                type Value = DropsErrors;
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("an array")
+                }
+                fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                    self,
+                    mut seq: A,
+                ) -> Result<DropsErrors, A::Error> {
+                    assert!(seq.next_element::<(u8, u8)>().is_err());
+                    Ok(DropsErrors)
+                }
+            }
+            d.deserialize_seq(Seq)
+        }
+    }
+    let bytes = [0x91, 0x92, 0x01, 0xa1, b'x'];
+    let err = hardpack::from_slice::<DropsErrors>(&bytes)
+        .map(drop)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the type left part of the value unread at byte 5, depth 1"
+    );
+}
+
+#[test]
+fn strict_bookkeeping_is_charged_on_the_typed_decode_as_on_the_owned_one() {
+    use hardpack::{Decoder, Deserializer, Limits, Value};
+    use serde::Deserialize as _;
+    use std::collections::BTreeMap;
+    let doc =
+        Value::from_iter((0..1000u32).map(|i| (Value::from(format!("key {i}")), Value::from(i))));
+    let bytes = hardpack::encode(&doc).unwrap();
+    let typed = |strict: bool| {
+        let lenient = Deserializer::new(&bytes, &Limits::default());
+        if strict {
+            let mut de = lenient.strict();
+            BTreeMap::<String, u32>::deserialize(&mut de).unwrap();
+            de.charged_bytes()
+        } else {
+            let mut de = lenient;
+            BTreeMap::<String, u32>::deserialize(&mut de).unwrap();
+            de.charged_bytes()
+        }
+    };
+    let owned = |decoder: Decoder| decoder.decode_with_stats(&bytes).unwrap().1.charged_bytes;
+    let strict_owned = owned(Decoder::default().strict()) - owned(Decoder::default());
+    assert!(strict_owned >= 1000 * 16, "{strict_owned}");
+    assert_eq!(typed(true) - typed(false), strict_owned);
+}
+
+#[test]
 fn the_deserializer_s_error_is_one_pointer_holding_the_error_from_slice_returns() {
     use serde::Deserialize as _;
     // A pointer, so that each field's `Result` comes back in registers.
@@ -737,7 +797,7 @@ fn a_strict_decoder_refuses_through_serde_what_it_refuses_as_a_value() {
     );
 }
 
-/// A sequence type that records the size hint it was handed and skips its elements.
+/// A sequence or map type that records the size hint it was handed and skips what it holds.
 struct HintOf(Option<usize>);
 
 impl<'de> Deserialize<'de> for HintOf {
@@ -754,6 +814,17 @@ impl<'de> Deserialize<'de> for HintOf {
             ) -> Result<HintOf, A::Error> {
                 let hint = seq.size_hint();
                 while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(HintOf(hint))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<HintOf, A::Error> {
+                let hint = map.size_hint();
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
                 Ok(HintOf(hint))
             }
         }
@@ -776,6 +847,17 @@ fn size_hints_never_exceed_what_the_budget_or_the_input_can_hold() {
     assert_eq!(hint(100 * HINT_ELEMENT_BYTES, &bytes).unwrap(), Some(100));
     // A roomy budget: the claim, which the input holds.
     assert_eq!(hint(64 << 20, &bytes).unwrap(), Some(1_000));
+    // The same for a map of 1,000 nil -> nil entries.
+    let mut map = vec![0xde, 0x03, 0xe8];
+    map.extend(std::iter::repeat_n(0xc0, 2_000));
+    assert_eq!(hint(100 * HINT_ELEMENT_BYTES, &map).unwrap(), Some(100));
+    assert_eq!(hint(64 << 20, &map).unwrap(), Some(1_000));
+    // A claim the input cannot hold is refused at the header, before any hint.
+    let short = &map[..1_500];
+    assert_eq!(
+        hint(64 << 20, short).unwrap_err().kind(),
+        &hardpack::ErrorKind::UnexpectedEnd { needed: 503 }
+    );
 }
 
 /// Recurses through serde without opening a container: a newtype around an `Option` of

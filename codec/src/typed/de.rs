@@ -139,8 +139,6 @@ pub struct Deserializer<'de, const STRICT: bool = false> {
     /// decode sets up and drops one word, not the state's three vectors: a tenth of decoding
     /// a small struct.)
     strict: Option<Box<Strict<'de>>>,
-    /// The next token, its offset and the depth it is at, once looked at.
-    peeked: Option<Item<'de>>,
 }
 
 /// The open containers of a typed decode, as two counts. serde's recursion keeps each open
@@ -174,7 +172,6 @@ impl<'de> Deserializer<'de> {
             open: OpenContainers::default(),
             budget: Budget::new(limits.max_alloc_bytes),
             strict: None,
-            peeked: None,
         }
     }
 
@@ -186,7 +183,6 @@ impl<'de> Deserializer<'de> {
             open: self.open,
             budget: self.budget,
             strict: Some(Box::new(Strict::new())),
-            peeked: self.peeked,
         }
     }
 }
@@ -194,10 +190,7 @@ impl<'de> Deserializer<'de> {
 impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     /// Bytes read so far.
     pub fn position(&self) -> usize {
-        match self.peeked {
-            Some(item) => item.offset,
-            None => self.reader.cursor().position(),
-        }
+        self.reader.cursor().position()
     }
 
     /// Heap bytes charged so far (what the visitors were handed).
@@ -205,27 +198,10 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         self.budget.used()
     }
 
-    /// The next item, left to be read again.
-    fn peek(&mut self) -> Result<Item<'de>, Error> {
-        if let Some(peeked) = self.peeked {
-            return Ok(peeked);
-        }
-        let item = self.next_in_recursion()?;
-        self.peeked = Some(item);
-        Ok(item)
-    }
-
     /// The next token, read inline: for the methods of leaf types (ints, strs, bytes), where
     /// the read's locals cost no stack that recursion multiplies.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn next(&mut self) -> Result<Item<'de>, Error> {
-        if self.peeked.is_some() {
-            if let Some(peeked) = self.peeked.take() {
-                return Ok(peeked);
-            }
-        }
-        // Read straight through, not by way of `peeked`: a token stored there field by
-        // field and loaded back whole stalled on store forwarding.
         self.read()
     }
 
@@ -337,7 +313,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         visitor: V,
     ) -> Result<V::Value, DeError> {
         // Strict mode checks each scalar's width: the general path.
-        if STRICT || self.peeked.is_some() {
+        if STRICT {
             return self.visit_next_read(visitor, false);
         }
         let Some((header, len)) = self.reader.peek_plain_scalar::<EXPECTS>() else {
@@ -381,7 +357,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     where
         N: TryFrom<u64> + TryFrom<i64>,
     {
-        if STRICT || self.peeked.is_some() {
+        if STRICT {
             return self.visit_next_read(visitor, false);
         }
         let peeked = self
@@ -414,7 +390,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         visitor: V,
         charge: bool,
     ) -> Result<V::Value, DeError> {
-        if STRICT || self.peeked.is_some() {
+        if STRICT {
             return self.visit_next_read(visitor, charge);
         }
         let (offset, depth) = (self.reader.cursor().position(), self.open.depth);
@@ -549,9 +525,10 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
 
     /// Where the value the type read ends, once it has read all of it.
     fn value_end(&self) -> Result<usize, Error> {
-        if self.peeked.is_some() || self.open.depth > 0 {
-            // Every visitor reads or skips what it is handed whole; one that did not would
-            // leave the rest to be read as the next value.
+        if self.open.depth > 0 {
+            // Every container that was read whole is closed: one still open means a visitor
+            // went on after an error from inside it (an `Err` it dropped), and the rest of
+            // the container would be read as what follows the value.
             return Err(Error::new(
                 ErrorKind::Custom {
                     message: "the type left part of the value unread".into(),
@@ -872,12 +849,10 @@ impl<'de, const STRICT: bool> de::MapAccess<'de> for Entries<'_, 'de, STRICT> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        // Two items an entry.
-        Some(
-            self.de
-                .hint(*self.left)
-                .min(self.de.reader.cursor().remaining() / 2),
-        )
+        // Two items an entry, each a byte at least: the reader refused the map's header
+        // unless the input left held two bytes for each entry, so `left` is already at most
+        // half of it.
+        Some(self.de.hint(*self.left))
     }
 }
 
@@ -962,11 +937,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         // A look at the marker, not a read: a present value is read once, by its own type.
-        let nil = match self.peeked {
-            Some(item) => item.kind == Kind::Nil,
-            None => self.reader.cursor().peek_u8() == Some(marker::NIL),
-        };
-        if nil {
+        if self.reader.cursor().peek_u8() == Some(marker::NIL) {
             let item = self.next_in_recursion()?;
             return visitor
                 .visit_none()
@@ -980,15 +951,15 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _name: &'static str,
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        // rmp-serde writes a unit struct as an empty array.
-        let item = self.peek()?;
+        // rmp-serde writes a unit struct as an empty array; anything else goes to the
+        // visitor as it is, for its error (or for a visitor that takes other forms).
+        let item = self.next_in_recursion()?;
         if item.kind == Kind::Array && item.len() == 0 {
-            self.peeked = None;
             return visitor
                 .visit_unit()
                 .map_err(|e: DeError| e.placed(item.offset, item.depth));
         }
-        self.visit_next::<false, V>(visitor, false)
+        self.visit_item(visitor, item, false)
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
