@@ -266,6 +266,53 @@ fn a_million_deep_payload_into_a_recursive_type_is_refused_on_a_256_kib_stack() 
 }
 
 #[test]
+fn types_with_a_compact_form_take_it_both_ways_as_rmp_serde_does() {
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+    // Addresses serialize as text for a human-readable format and as bytes otherwise;
+    // MessagePack is not one (rmp-serde's default, on both sides).
+    let v4 = Ipv4Addr::new(192, 0, 2, 1);
+    let ours = hardpack::to_vec(&v4).unwrap();
+    assert_eq!(ours, [0x94, 0xcc, 192, 0x00, 0x02, 0x01]);
+    assert_eq!(ours, rmp_serde::to_vec(&v4).unwrap());
+    assert_eq!(hardpack::from_slice::<Ipv4Addr>(&ours).unwrap(), v4);
+    let addrs = [
+        SocketAddr::new(IpAddr::V4(v4), 8080),
+        SocketAddr::new(IpAddr::V6(Ipv6Addr::LOCALHOST), 443),
+    ];
+    let ours = hardpack::to_vec(&addrs).unwrap();
+    assert_eq!(ours, rmp_serde::to_vec(&addrs).unwrap());
+    assert_eq!(
+        hardpack::from_slice::<[SocketAddr; 2]>(&ours).unwrap(),
+        addrs
+    );
+    assert_eq!(
+        rmp_serde::from_slice::<[SocketAddr; 2]>(&ours).unwrap(),
+        addrs
+    );
+}
+
+#[test]
+fn a_unit_variant_written_as_a_map_reads_its_nil() {
+    // {"Unit": nil}: the map form other writers use for every variant.
+    let bytes = [0x81, 0xa4, b'U', b'n', b'i', b't', 0xc0];
+    assert_eq!(
+        hardpack::from_slice::<Variant>(&bytes).unwrap(),
+        Variant::Unit
+    );
+    assert_eq!(
+        rmp_serde::from_slice::<Variant>(&bytes).unwrap(),
+        Variant::Unit
+    );
+    // {"Unit": 1}: content a unit variant has none of.
+    let bytes = [0x81, 0xa4, b'U', b'n', b'i', b't', 0x01];
+    let err = hardpack::from_slice::<Variant>(&bytes).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid type: integer `1`, expected unit at byte 6, depth 1"
+    );
+}
+
+#[test]
 fn the_wrong_shape_is_an_error_with_its_place() {
     #[derive(Deserialize, Debug)]
     #[allow(dead_code)]

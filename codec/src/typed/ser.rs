@@ -269,6 +269,13 @@ impl<'a, 'w> ser::Serializer for &'a mut Serializer<'w> {
     type SerializeStruct = Compound<'a, 'w>;
     type SerializeStructVariant = Compound<'a, 'w>;
 
+    /// Not human-readable, as rmp-serde's default and as the deserializer: types that
+    /// write themselves two ways (addresses, times, ids) take their compact form, the one
+    /// the other side expects.
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<(), EncodeError> {
         header::write_bool(v, self.out);
