@@ -11,6 +11,8 @@
 //! - `char` as a str, bytes (`serde_bytes`) as bin, `i128`/`u128` as a 16-byte bin;
 //! - an ext as the newtype struct [`EXT_STRUCT_NAME`](super::EXT_STRUCT_NAME) around an
 //!   `(i8, bytes)` tuple ([`Timestamp`](crate::Timestamp) serializes so, as ext -1).
+//! - not human-readable (rmp-serde's default, and the deserializer's): a type with two forms
+//!   (an `IpAddr`, a `SocketAddr`) writes its compact one.
 //!
 //! A sequence or map of unknown length is written after its elements, its header inserted
 //! in front once they are counted (one move of the bytes written since).
