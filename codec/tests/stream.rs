@@ -8,7 +8,7 @@ use hardpack::{Decoder, Error, ErrorKind, Limit, Limits, StreamDecoder, Value};
 use proptest::prelude::*;
 
 mod common;
-use common::{attacks, documents};
+use common::{attacks, documents, Flaky};
 
 /// An error as the tests compare it: kind, offset in the stream, depth.
 type Verdict = (ErrorKind, usize, usize);
@@ -360,66 +360,6 @@ fn values_from_a_reader_in_chunks() {
         .collect();
     assert_eq!(read.len(), 2);
     assert_eq!(read[1].as_ref().unwrap_err().needed(), Some(1));
-}
-
-/// A reader of `bytes`, three at a time, that is interrupted before every piece and, once
-/// the bytes run out, ends or fails with `fail` (and panics if asked again after failing: a
-/// failure is not to be retried).
-struct Flaky {
-    bytes: Vec<u8>,
-    at: usize,
-    interrupt: bool,
-    fail: Option<std::io::ErrorKind>,
-    failed: bool,
-}
-
-impl Flaky {
-    fn new(bytes: &[u8], fail: Option<std::io::ErrorKind>) -> Self {
-        Flaky {
-            bytes: bytes.to_vec(),
-            at: 0,
-            interrupt: false,
-            fail,
-            failed: false,
-        }
-    }
-
-    /// The next piece, or the interruption or failure due instead.
-    fn piece(&mut self) -> std::io::Result<&[u8]> {
-        assert!(!self.failed, "a failed read was retried");
-        self.interrupt = !self.interrupt;
-        if self.interrupt {
-            return Err(std::io::ErrorKind::Interrupted.into());
-        }
-        if self.at == self.bytes.len() {
-            if let Some(kind) = self.fail {
-                self.failed = true;
-                return Err(std::io::Error::new(kind, "the socket closed"));
-            }
-        }
-        let end = (self.at + 3).min(self.bytes.len());
-        Ok(&self.bytes[self.at..end])
-    }
-}
-
-impl std::io::Read for Flaky {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let piece = self.piece()?;
-        let n = piece.len().min(buf.len());
-        buf[..n].copy_from_slice(&piece[..n]);
-        self.at += n;
-        Ok(n)
-    }
-}
-
-impl std::io::BufRead for Flaky {
-    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        self.piece()
-    }
-
-    fn consume(&mut self, amt: usize) {
-        self.at += amt;
-    }
 }
 
 #[test]

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
 mod common;
-use common::value;
+use common::{value, Flaky};
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 struct UnitStruct;
@@ -466,6 +466,49 @@ fn from_read_buffers_at_most_the_budget() {
         err.to_string(),
         "reading the input failed at byte 0: the socket closed"
     );
+}
+
+#[test]
+fn from_read_retries_an_interrupted_read_and_reports_a_failed_one_where_it_happened() {
+    use hardpack::{Decoder, ErrorKind, Limit, Limits};
+    let bytes = hardpack::to_vec(&(1u8, "two", [3u16; 4])).unwrap();
+    type Doc = (u8, String, [u16; 4]);
+    let expected: Doc = (1, "two".into(), [3; 4]);
+    let decoder = Decoder::default();
+    assert_eq!(
+        decoder
+            .from_read::<Doc, _>(Flaky::new(&bytes, None))
+            .unwrap(),
+        expected
+    );
+    let e = decoder
+        .from_read::<Doc, _>(Flaky::new(
+            &bytes[..7],
+            Some(std::io::ErrorKind::ConnectionReset),
+        ))
+        .unwrap_err();
+    let socket_closed = ErrorKind::Io {
+        message: "the socket closed".into(),
+    };
+    assert_eq!((e.kind(), e.offset()), (&socket_closed, 7));
+    // A budget exactly the document's length (and more than its decode charges, a byte an
+    // element): the read that looks for one byte more is interrupted first, then finds the
+    // end, or fails.
+    let small = [0x94, 0x01, 0x02, 0x03, 0x04];
+    let exact = Decoder::new(Limits::default().with(Limit::AllocBytes, small.len()));
+    assert_eq!(
+        exact
+            .from_read::<[u8; 4], _>(Flaky::new(&small, None))
+            .unwrap(),
+        [1, 2, 3, 4]
+    );
+    let e = exact
+        .from_read::<[u8; 4], _>(Flaky::new(
+            &small,
+            Some(std::io::ErrorKind::ConnectionReset),
+        ))
+        .unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (&socket_closed, small.len()));
 }
 
 #[test]
