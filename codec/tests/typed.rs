@@ -313,6 +313,48 @@ fn a_unit_variant_written_as_a_map_reads_its_nil() {
 }
 
 #[test]
+fn a_unit_struct_is_an_empty_array_or_nil_and_nothing_else() {
+    assert_eq!(
+        hardpack::from_slice::<UnitStruct>(&[0x90]).unwrap(),
+        UnitStruct
+    );
+    assert_eq!(
+        hardpack::from_slice::<UnitStruct>(&[0xc0]).unwrap(),
+        UnitStruct
+    );
+    // Items whose length or value reads as 0 are not an empty array.
+    for (bytes, message) in [
+        (
+            &[0x00][..],
+            "invalid type: integer `0`, expected unit struct UnitStruct",
+        ),
+        (
+            &[0xc2],
+            "invalid type: boolean `false`, expected unit struct UnitStruct",
+        ),
+        (
+            &[0xa0],
+            r#"invalid type: string "", expected unit struct UnitStruct"#,
+        ),
+        (
+            &[0x80],
+            "invalid type: map, expected unit struct UnitStruct",
+        ),
+        (
+            &[0x91, 0x00],
+            "invalid type: sequence, expected unit struct UnitStruct",
+        ),
+    ] {
+        let err = hardpack::from_slice::<UnitStruct>(bytes).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("{message} at byte 0, depth 0"),
+            "{bytes:02x?}"
+        );
+    }
+}
+
+#[test]
 fn the_wrong_shape_is_an_error_with_its_place() {
     #[derive(Deserialize, Debug)]
     #[allow(dead_code)]
