@@ -187,6 +187,74 @@ fn an_ext_goes_through_the_ext_newtype() {
 }
 
 #[test]
+fn a_timestamp_reads_back_from_ext_minus_1_and_nothing_else() {
+    use hardpack::Timestamp;
+    let ts = Timestamp::new(1, 0).unwrap();
+    assert_eq!(
+        hardpack::from_slice::<Timestamp>(&[0xd6, 0xff, 0, 0, 0, 1]).unwrap(),
+        ts
+    );
+    let late = Timestamp::new(-1, 999_999_999).unwrap();
+    let bytes = hardpack::to_vec(&late).unwrap();
+    assert_eq!(hardpack::from_slice::<Timestamp>(&bytes).unwrap(), late);
+    for (bytes, message) in [
+        (
+            &[0xd6, 0x05, 0, 0, 0, 1][..],
+            "expected a timestamp (ext -1), found ext 5",
+        ),
+        (
+            &[0x01],
+            "invalid type: integer `1`, expected a timestamp (ext -1)",
+        ),
+    ] {
+        let err = hardpack::from_slice::<Timestamp>(bytes).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("{message} at byte 0, depth 0"),
+            "{bytes:02x?}"
+        );
+    }
+    // A bad timestamp payload is refused by the reader, before the type sees it.
+    let err = hardpack::from_slice::<Timestamp>(&[0xd4, 0xff, 0x00]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid timestamp at byte 0, depth 0: payload of 1 bytes (must be 4, 8 or 12)"
+    );
+}
+
+#[test]
+fn a_value_reads_from_other_deserializers_what_it_can_hold() {
+    use serde::de::value::{EnumAccessDeserializer, Error as ValueError, U32Deserializer};
+    use serde::de::IntoDeserializer;
+    use serde::forward_to_deserialize_any;
+    /// A format that says "Some" around a u32.
+    struct SomeU32(u32);
+    impl<'de> serde::Deserializer<'de> for SomeU32 {
+        type Error = ValueError;
+        fn deserialize_any<V: serde::de::Visitor<'de>>(self, v: V) -> Result<V::Value, ValueError> {
+            let inner: U32Deserializer<ValueError> = self.0.into_deserializer();
+            v.visit_some(inner)
+        }
+        forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+            option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+            identifier ignored_any
+        }
+    }
+    assert_eq!(
+        hardpack::Value::deserialize(SomeU32(7)).unwrap(),
+        hardpack::Value::from(7u32)
+    );
+    // An enum is nothing a MessagePack value holds.
+    let variant: serde::de::value::StrDeserializer<ValueError> = "A".into_deserializer();
+    let err = hardpack::Value::deserialize(EnumAccessDeserializer::new(variant)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid type: enum, expected any MessagePack value"
+    );
+}
+
+#[test]
 fn a_serialize_error_is_reported() {
     struct Refuses;
     impl Serialize for Refuses {
