@@ -252,6 +252,12 @@ fn a_value_reads_from_other_deserializers_what_it_can_hold() {
         err.to_string(),
         "invalid type: enum, expected any MessagePack value"
     );
+    let variant: serde::de::value::StrDeserializer<ValueError> = "A".into_deserializer();
+    let err = hardpack::ValueRef::deserialize(EnumAccessDeserializer::new(variant)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid type: enum, expected any MessagePack value, its strs and bytes borrowed from the input"
+    );
 }
 
 #[test]
