@@ -10,7 +10,7 @@
 //!   its name to its content;
 //! - `char` as a str, bytes (`serde_bytes`) as bin, `i128`/`u128` as a 16-byte bin;
 //! - an ext as the newtype struct [`EXT_STRUCT_NAME`](super::EXT_STRUCT_NAME) around an
-//!   `(i8, bytes)` tuple ([`Timestamp`](crate::Timestamp) serializes so, as ext -1).
+//!   `(i8, bytes)` tuple ([`Timestamp`](crate::Timestamp) serializes so, as ext -1);
 //! - not human-readable (rmp-serde's default, and the deserializer's): a type with two forms
 //!   (an `IpAddr`, a `SocketAddr`) writes its compact one.
 //!
