@@ -318,3 +318,73 @@ impl PartialEq for Map {
 }
 
 impl Eq for Map {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_accessors_at_the_edges_of_each_range() {
+        let i64_max = u64::try_from(i64::MAX).unwrap_or(0);
+        assert_eq!(Integer::from(i64_max).as_i64(), Some(i64::MAX));
+        assert_eq!(Integer::from(i64_max + 1).as_i64(), None);
+        assert_eq!(Integer::from(0u64).as_i64(), Some(0));
+        assert_eq!(Integer::from(i64::MIN).as_i64(), Some(i64::MIN));
+        assert!(Integer::from(-1i64).is_negative());
+        assert!(Integer::from(i64::MIN).is_negative());
+        assert!(!Integer::from(0i64).is_negative());
+        assert!(!Integer::from(u64::MAX).is_negative());
+        assert_eq!(Integer::from(-1i64).as_i128(), -1);
+        assert_eq!(Integer::from(u64::MAX).as_i128(), i128::from(u64::MAX));
+    }
+
+    fn sample_array() -> Array {
+        Array::from(vec![Value::from(1u8), Value::from(vec![Value::from("x")])])
+    }
+
+    fn sample_map() -> Map {
+        Map::from(vec![
+            (Value::from("a"), Value::from(1u8)),
+            (Value::from("a"), Value::from(vec![Value::Nil])),
+        ])
+    }
+
+    #[test]
+    fn arrays_and_maps_hand_back_their_items_in_order() {
+        let items = sample_array().into_vec();
+        assert_eq!(
+            items,
+            [Value::from(1u8), Value::from(vec![Value::from("x")])]
+        );
+        let entries = sample_map().into_vec();
+        assert_eq!(entries.len(), 2, "the duplicate key is kept");
+        assert_eq!(entries[1].1, Value::from(vec![Value::Nil]));
+        assert!(Map::default().into_vec().is_empty());
+    }
+
+    #[test]
+    fn arrays_and_maps_are_changed_in_place_through_deref_mut() {
+        let mut array = sample_array();
+        array[0] = Value::from(7u8);
+        assert_eq!(array[0], Value::from(7u8));
+        let mut map = sample_map();
+        map[1].1 = Value::from(false);
+        assert_eq!(map[1], (Value::from("a"), Value::from(false)));
+        assert_eq!(map.len(), 2);
+    }
+
+    #[test]
+    fn arrays_and_maps_clone_and_compare_by_their_items() {
+        let array = sample_array();
+        assert!(array.clone() == array);
+        assert!(array != Array::default());
+        assert!(Array::from(vec![Value::from(1u8)]) != Array::from(vec![Value::from(2u8)]));
+        let map = sample_map();
+        assert!(map.clone() == map);
+        assert!(map != Map::default());
+        let mut other = sample_map();
+        other[0].0 = Value::from("b");
+        assert!(map != other, "keys take part");
+        assert!(Map::default() == Map::default());
+    }
+}
