@@ -283,3 +283,28 @@ impl OpenContainer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_builder_is_empty_between_values_and_only_then() {
+        let mut builder = ValueBuilder::new();
+        assert!(builder.is_empty());
+        assert!(builder.start_array(2).is_none());
+        assert!(builder.start_map(1).is_none());
+        assert_eq!(builder.depth(), 2);
+        assert!(builder.push(Value::from("k")).is_none());
+        assert!(!builder.is_empty(), "a value in progress");
+        assert!(builder.push(Value::Nil).is_none());
+        assert_eq!(builder.depth(), 1);
+        let done = builder.push(Value::from(1u8));
+        assert_eq!(
+            done.map(|v| v.to_string()).as_deref(),
+            Some(r#"[{"k": null}, 1]"#)
+        );
+        assert!(builder.is_empty());
+        assert_eq!(builder.depth(), 0);
+    }
+}

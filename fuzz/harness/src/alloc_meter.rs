@@ -14,6 +14,8 @@ thread_local! {
     static LIVE: Cell<usize> = const { Cell::new(0) };
     static PEAK: Cell<usize> = const { Cell::new(0) };
     static COUNT: Cell<usize> = const { Cell::new(0) };
+    /// Live bytes above which this thread's requests are refused (see [`refusing_above`]).
+    static CEILING: Cell<usize> = const { Cell::new(usize::MAX) };
 }
 
 /// Heap bytes a decode may hold above its `max_alloc_bytes`, as this meter counts them:
@@ -33,14 +35,26 @@ fn on_alloc(size: usize) {
     let _ = COUNT.try_with(|c| c.set(c.get().saturating_add(1)));
 }
 
+/// True when a request that adds `grow` live bytes (after freeing `shrink`) must be refused.
+fn refused(shrink: usize, grow: usize) -> bool {
+    let live = LIVE.try_with(Cell::get).unwrap_or(0);
+    let ceiling = CEILING.try_with(Cell::get).unwrap_or(usize::MAX);
+    live.saturating_sub(shrink).saturating_add(grow) > ceiling
+}
+
 fn on_free(size: usize) {
     let _ = LIVE.try_with(|live| live.set(live.get().saturating_sub(size)));
 }
 
-// SAFETY: every call is forwarded unchanged to `System`; the bookkeeping touches only
-// const-initialised thread-locals without destructors, which never allocate.
+// SAFETY: every call is forwarded unchanged to `System`, or refused with a null pointer
+// (what `GlobalAlloc` allows, and what `System` itself returns when memory runs out); the
+// bookkeeping touches only const-initialised thread-locals without destructors, which
+// never allocate.
 unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if refused(0, layout.size()) {
+            return std::ptr::null_mut();
+        }
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
             on_alloc(layout.size());
@@ -49,6 +63,9 @@ unsafe impl GlobalAlloc for CountingAlloc {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if refused(0, layout.size()) {
+            return std::ptr::null_mut();
+        }
         let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
             on_alloc(layout.size());
@@ -62,6 +79,9 @@ unsafe impl GlobalAlloc for CountingAlloc {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if refused(layout.size(), new_size) {
+            return std::ptr::null_mut();
+        }
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             // Counted as a free and a new allocation: the peak sees the new size.
@@ -109,4 +129,22 @@ pub fn measure<T>(f: impl FnOnce() -> T) -> (T, Cost) {
         elapsed,
     };
     (out, cost)
+}
+
+/// Runs `f` with this thread's allocator refusing (returning null, as an exhausted system
+/// allocator does) every request that would take its live heap more than `ceiling` bytes
+/// above what was live when `f` started: how a test shows that a refusal reaches the caller
+/// as an error, where a plain `Vec::push` would abort the process. Without
+/// [`CountingAlloc`] installed nothing is refused.
+pub fn refusing_above<T>(ceiling: usize, f: impl FnOnce() -> T) -> T {
+    /// Puts the previous ceiling back, even if `f` panics.
+    struct Restore(usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CEILING.with(|c| c.set(self.0));
+        }
+    }
+    let base = LIVE.with(Cell::get);
+    let _restore = Restore(CEILING.with(|c| c.replace(base.saturating_add(ceiling))));
+    f()
 }
