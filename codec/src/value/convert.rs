@@ -300,6 +300,53 @@ mod tests {
     }
 
     #[test]
+    fn every_conversion_lands_in_its_variant_with_its_value() {
+        use crate::{Ext, Integer, Str};
+        let int = |v: Value| v.as_integer().map(Integer::as_i128);
+        assert_eq!(int(Value::from(u8::MAX)), Some(255));
+        assert_eq!(int(Value::from(u16::MAX)), Some(65_535));
+        assert_eq!(int(Value::from(u32::MAX)), Some(i128::from(u32::MAX)));
+        assert_eq!(int(Value::from(i8::MIN)), Some(-128));
+        assert_eq!(int(Value::from(i16::MIN)), Some(-32_768));
+        assert_eq!(int(Value::from(i32::MIN)), Some(i128::from(i32::MIN)));
+        assert_eq!(int(Value::from(7usize)), Some(7));
+        assert_eq!(int(Value::from(isize::MIN)), Some(i128::from(i64::MIN)));
+        assert_eq!(Integer::from(200u8), Integer::from(200i64));
+        assert_eq!(Integer::from(-2i8).as_i64(), Some(-2));
+        assert_eq!(Integer::from(u16::MAX).as_u64(), Some(65_535));
+        assert_eq!(int(Value::from(Integer::from(-9i32))), Some(-9));
+        assert_eq!(Value::from(true), Value::Bool(true));
+        assert_eq!(Value::from(false), Value::Bool(false));
+        assert_eq!(Value::from(String::from("é")).as_str(), Some("é"));
+        assert_eq!(Value::from(Str::from("s")).as_str(), Some("s"));
+        let ext = Ext::new(4, &[1, 2][..]);
+        assert!(matches!(Value::from(ext.clone()), Value::Ext(e) if e == ext));
+        let bin = Value::from(Box::<[u8]>::from(&b"xyz"[..]));
+        assert_eq!(bin.as_bin(), Some(&b"xyz"[..]));
+        assert_eq!(Value::from(()), Value::Nil);
+        let array = Value::from(vec![Value::from(1u8)]);
+        assert!(matches!(&array, Value::Array(a) if a.len() == 1));
+        let Value::Array(items) = array else {
+            panic!("an array");
+        };
+        assert_eq!(Value::from(items).to_string(), "[1]");
+        let map = Value::from(vec![(Value::from("k"), Value::Nil)]);
+        let Value::Map(entries) = map else {
+            panic!("a map");
+        };
+        assert_eq!(Value::from(entries).to_string(), r#"{"k": null}"#);
+        #[cfg(feature = "std")]
+        {
+            let hash_map = std::collections::HashMap::from([("only", 1u8)]);
+            assert_eq!(Value::from(hash_map).to_string(), r#"{"only": 1}"#);
+        }
+        let from_pairs: crate::Map = [("a", 1), ("a", 2)].into_iter().collect();
+        assert_eq!(from_pairs.len(), 2, "duplicates kept");
+        let from_items: crate::Array = ["x", "y"].into_iter().collect();
+        assert_eq!(from_items[1], Value::from("y"));
+    }
+
+    #[test]
     fn arrays_and_maps_iterate_by_reference_and_by_value() {
         let Value::Array(a) = Value::from_iter([Value::from(1), Value::from(2)]) else {
             panic!("an array");
