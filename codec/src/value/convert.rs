@@ -359,5 +359,7 @@ mod tests {
         };
         let keys: Vec<&str> = (&m).into_iter().filter_map(|(k, _)| k.as_str()).collect();
         assert_eq!(keys, ["k"]);
+        let owned: Vec<(Value, Value)> = m.into_iter().collect();
+        assert_eq!(owned, [(Value::from("k"), Value::from("v"))]);
     }
 }

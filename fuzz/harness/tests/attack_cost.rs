@@ -179,3 +179,20 @@ fn dropping_a_value_stays_within_the_reserve_it_was_charged() {
         assert!(dropped.peak_bytes <= reserve, "{dropped:?} > {reserve}");
     }
 }
+
+#[test]
+fn dropping_empty_containers_needs_no_heap_stack() {
+    // The fan above with empty arrays and maps at depth 10: they own no children, so none
+    // waits on the drop stack (and decoding charged them no drop reserve).
+    let wide = 70_000u32;
+    let mut fan = vec![0x91; 8];
+    fan.push(0xdd);
+    fan.extend_from_slice(&wide.to_be_bytes());
+    for i in 0..wide {
+        fan.push(if i % 2 == 0 { 0x90 } else { 0x80 });
+    }
+    let value = Decoder::new(Limits::unlimited()).decode(&fan).unwrap();
+    assert_eq!(value.shape().max_depth, 10);
+    let ((), dropped) = alloc_meter::measure(|| drop(value));
+    assert_eq!(dropped.peak_bytes, 0, "{dropped:?}");
+}
