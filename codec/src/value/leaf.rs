@@ -449,6 +449,70 @@ mod tests {
     }
 
     #[test]
+    fn the_word_ascii_check_sees_two_high_bytes_wherever_they_are() {
+        // Two high bytes in the same lane of two words cancel if the words are combined
+        // with `^` instead of `|`.
+        for len in 2..=40 {
+            for first in 0..len {
+                for second in first + 1..len {
+                    let mut bytes = alloc::vec![b'a'; len];
+                    bytes[first] = 0x80;
+                    bytes[second] = 0x80;
+                    assert!(
+                        !is_ascii_short(&bytes),
+                        "bytes {first} and {second} of {len}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn str_reads_as_its_text_through_every_view() {
+        use core::hash::BuildHasher;
+        use std::collections::{hash_map::RandomState, HashSet};
+        for text in ["", "é", "a heap string longer than 23 bytes"] {
+            let s = Str::from(text);
+            assert_eq!(s.is_empty(), text.is_empty());
+            assert_eq!(&*s, text, "Deref");
+            assert_eq!(AsRef::<str>::as_ref(&s), text);
+            assert_eq!(AsRef::<[u8]>::as_ref(&s), text.as_bytes());
+            assert_eq!(Borrow::<str>::borrow(&s), text);
+            assert_eq!(String::from(s.clone()), text);
+            assert_eq!(Str::from(Box::<str>::from(text)), s);
+            assert_eq!(Str::from(String::from(text)), s);
+            assert!(<Str as PartialEq<&str>>::eq(&s, &text));
+            assert!(<Str as PartialEq<str>>::eq(&s, text));
+            assert!(<&str as PartialEq<Str>>::eq(&text, &s));
+            assert!(<str as PartialEq<Str>>::eq(text, &s));
+            assert_eq!(format!("{s}"), text);
+            assert_eq!(format!("{s:?}"), format!("{text:?}"));
+            let state = RandomState::new();
+            assert_eq!(
+                state.hash_one(&s),
+                state.hash_one(text),
+                "hashes as its str"
+            );
+            let set: HashSet<Str> = HashSet::from([s.clone()]);
+            assert!(set.contains(text), "found by its str (Borrow)");
+        }
+        let (a, b) = (Str::from("a"), Str::from("b"));
+        assert!(a != b);
+        assert!(!<Str as PartialEq<&str>>::eq(&a, &"b"));
+        assert!(!<Str as PartialEq<str>>::eq(&a, "b"));
+        assert!(!<&str as PartialEq<Str>>::eq(&"b", &a));
+        assert!(!<str as PartialEq<Str>>::eq("b", &a));
+        assert_eq!(a.partial_cmp(&b), Some(Ordering::Less));
+        assert_eq!(b.cmp(&a), Ordering::Greater);
+        assert_eq!(a.cmp(&Str::from("a")), Ordering::Equal);
+        assert_eq!(
+            Str::from("ab").cmp(&a),
+            Ordering::Greater,
+            "byte order, then length"
+        );
+    }
+
+    #[test]
     fn short_text_is_inline_and_long_text_is_not() {
         let max = "x".repeat(Str::INLINE_CAPACITY);
         assert!(!Str::from(max.as_str()).is_heap());
