@@ -105,3 +105,51 @@ pub(crate) fn narrow(len: usize) -> u32 {
         u32::MAX
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Ext;
+
+    #[test]
+    fn tokens_are_equal_only_with_the_same_kind_and_payload() {
+        let nan = f64::from_bits(0x7ff8_0000_0000_0001);
+        let tokens = [
+            Token::Nil,
+            Token::Bool(false),
+            Token::Bool(true),
+            Token::Integer(Integer::from(1u8)),
+            Token::Integer(Integer::from(-1i8)),
+            Token::F32(1.0),
+            Token::F64(1.0),
+            Token::F64(nan),
+            Token::Str("a"),
+            Token::Str("b"),
+            Token::Bin(b"a"),
+            Token::Ext(1, b"a"),
+            Token::Ext(1, b"b"),
+            Token::Ext(2, b"a"),
+            Token::Array(1),
+            Token::Array(2),
+            Token::Map(1),
+        ];
+        for (i, a) in tokens.iter().enumerate() {
+            for (j, b) in tokens.iter().enumerate() {
+                assert_eq!(a == b, i == j, "{a:?} == {b:?}");
+            }
+        }
+        assert_eq!(
+            Token::F64(nan),
+            Token::F64(nan),
+            "floats compare by their bits"
+        );
+    }
+
+    #[test]
+    fn ext_values_differing_in_type_or_data_alone_are_unequal() {
+        let ext = |t, d: &[u8]| Value::from(Ext::new(t, d));
+        assert_eq!(ext(1, b"a"), ext(1, b"a"));
+        assert_ne!(ext(1, b"a"), ext(1, b"b"));
+        assert_ne!(ext(1, b"a"), ext(2, b"a"));
+    }
+}
