@@ -34,3 +34,34 @@ pub(crate) fn expect_or<T>(option: Option<T>, fallback: T, what: &'static str) -
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expect_or_passes_a_value_through() {
+        assert_eq!(expect_or(Some(3), 0, "unused"), 3);
+    }
+
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "hardpack internal invariant broken: on purpose")]
+    fn a_broken_invariant_panics_in_a_debug_build() {
+        broken("on purpose");
+    }
+
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "hardpack internal invariant broken: missing")]
+    fn expect_or_reports_a_missing_value_in_a_debug_build() {
+        expect_or(None, 0, "missing");
+    }
+
+    #[cfg(not(debug_assertions))]
+    #[test]
+    fn a_broken_invariant_gives_the_fallback_in_a_release_build() {
+        broken("on purpose");
+        assert_eq!(expect_or(None, 7, "missing"), 7);
+    }
+}
