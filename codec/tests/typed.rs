@@ -671,9 +671,17 @@ fn serializing_a_value_too_deep_for_serde_is_refused_before_it_recurses() {
         b.start_array(1);
     }
     let at_bound = b.push(hardpack::Value::Nil).unwrap();
+    let encoded = hardpack::encode(&at_bound).unwrap();
+    assert_eq!(hardpack::to_vec(&at_bound).unwrap(), encoded);
+    let borrowed = hardpack::Decoder::new(
+        hardpack::Limits::default().with(hardpack::Limit::Depth, hardpack::SERIALIZE_MAX_DEPTH),
+    )
+    .decode_ref(&encoded)
+    .unwrap();
     assert_eq!(
-        hardpack::to_vec(&at_bound).unwrap(),
-        hardpack::encode(&at_bound).unwrap()
+        hardpack::to_vec(&borrowed).unwrap(),
+        encoded,
+        "a ValueRef too"
     );
 }
 
@@ -1629,4 +1637,45 @@ fn a_short_str_or_bin_refused_is_refused_where_it_starts() {
         "{err}"
     );
     assert_eq!((err.offset(), err.depth()), (2, 1));
+}
+
+/// A map of unknown length (`serialize_map(None)`): `len` entries from `i` to `i * 2`.
+struct UnsizedMap {
+    len: u32,
+}
+
+impl Serialize for UnsizedMap {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        for i in 0..self.len {
+            map.serialize_entry(&i, &(u64::from(i) * 2))?;
+        }
+        map.end()
+    }
+}
+
+#[test]
+fn a_map_of_unknown_length_gets_its_smallest_header_when_it_ends() {
+    for (len, header) in [
+        (0, &[0x80][..]),
+        (15, &[0x8f]),
+        (16, &[0xde, 0x00, 0x10]),
+        (65_536, &[0xdf, 0x00, 0x01, 0x00, 0x00]),
+    ] {
+        let bytes = hardpack::to_vec(&UnsizedMap { len }).unwrap();
+        assert!(
+            bytes.starts_with(header),
+            "{len} entries: {:02x?}",
+            &bytes[..5.min(bytes.len())]
+        );
+        let expected: BTreeMap<u32, u64> = (0..len).map(|i| (i, u64::from(i) * 2)).collect();
+        assert_eq!(
+            bytes,
+            rmp_serde::to_vec(&expected).unwrap(),
+            "{len} entries"
+        );
+        let back: BTreeMap<u32, u64> = hardpack::from_slice(&bytes).unwrap();
+        assert_eq!(back, expected);
+    }
 }
