@@ -449,6 +449,30 @@ mod tests {
     }
 
     #[test]
+    fn every_key_type_indexes_owned_values_mutably_and_borrowed_nodes() {
+        let mut v = Value::from_iter([("a", 1), ("b", 2)]);
+        let b = String::from("b");
+        *v.get_mut(&b).unwrap() = Value::from(20);
+        *v.get_mut("a").unwrap() = Value::from(10);
+        assert_eq!((v["a"].as_u64(), v["b"].as_u64()), (Some(10), Some(20)));
+        if let Value::Map(m) = &mut v {
+            *m.get_mut("b").unwrap() = Value::from(200);
+            assert!(m.get_mut("c").is_none());
+        }
+        assert_eq!(v[&b], Value::from(200));
+        assert!(v.get_mut(String::from("c")).is_none());
+        let bytes = crate::encode(&v).unwrap();
+        let doc = crate::decode_ref(&bytes).unwrap();
+        let root = doc.root();
+        assert_eq!(root.get(&b).and_then(|n| n.as_u64()), Some(200));
+        assert_eq!(
+            root.get(String::from("a")).and_then(|n| n.as_u64()),
+            Some(10)
+        );
+        assert!(root.get(String::from("c")).is_none());
+    }
+
+    #[test]
     fn duplicate_keys_index_the_first_entry() {
         let v = Value::from_iter([("k", 1), ("k", 2)]);
         assert_eq!(v["k"], Value::from(1));
