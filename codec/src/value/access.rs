@@ -533,9 +533,20 @@ mod tests {
             <&str>::try_from(&Value::Nil).unwrap_err().to_string(),
             "expected str, found nil"
         );
-        assert_eq!(bool::try_from(&Value::Bool(false)), Ok(false));
-        assert_eq!(f64::try_from(&Value::F64(1.0)), Ok(1.0));
-        assert_eq!(<&[u8]>::try_from(&Value::from(vec![1u8])), Ok(&[1u8][..]));
+        for b in [false, true] {
+            assert_eq!(bool::try_from(&Value::Bool(b)), Ok(b));
+        }
+        for x in [1.0, -2.5] {
+            assert_eq!(f64::try_from(&Value::F64(x)), Ok(x));
+        }
+        assert_eq!(f64::try_from(&Value::F32(0.5)), Ok(0.5));
+        assert!(
+            f64::try_from(&Value::from(1)).is_err(),
+            "integers are not converted"
+        );
+        for bytes in [&[1u8][..], &[7, 8], &[]] {
+            assert_eq!(<&[u8]>::try_from(&Value::from(bytes)), Ok(bytes));
+        }
     }
 
     #[test]

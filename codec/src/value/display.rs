@@ -173,6 +173,19 @@ mod tests {
     }
 
     #[test]
+    fn arrays_and_maps_debug_print_as_their_value_does() {
+        let Value::Array(items) = sample() else {
+            panic!("an array");
+        };
+        assert_eq!(format!("{items:?}"), format!("{:?}", sample()));
+        let map = Value::from_iter([("k", Value::from(vec![Value::Nil]))]);
+        let Value::Map(entries) = &map else {
+            panic!("a map");
+        };
+        assert_eq!(format!("{entries:?}"), r#"{"k": [nil]}"#);
+    }
+
+    #[test]
     fn display_is_json_where_json_can_say_it() {
         assert_eq!(
             sample().to_string(),

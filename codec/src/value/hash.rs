@@ -80,8 +80,9 @@ impl Hash for Map {
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
+    use std::hash::{Hash, Hasher};
 
-    use crate::{decode, Value};
+    use crate::{decode, Ext, Timestamp, Value};
 
     #[test]
     fn equal_values_hash_alike_whatever_their_wire_form() {
@@ -93,5 +94,64 @@ mod tests {
             .into_iter()
             .collect();
         assert_eq!(set.len(), 4, "{set:?}");
+    }
+
+    /// With a fixed key, so that the answer is the same on every run.
+    fn hash_of(value: &impl Hash) -> u64 {
+        let mut hasher = std::hash::DefaultHasher::new();
+        value.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    #[test]
+    fn unequal_values_hash_apart() {
+        let ext = |t, d: &[u8]| Value::Ext(Ext::new(t, d));
+        let values = [
+            Value::Nil,
+            Value::Bool(false),
+            Value::Bool(true),
+            Value::from(0),
+            Value::from(1),
+            Value::F32(0.0),
+            Value::F64(0.0),
+            Value::from(""),
+            Value::from("a"),
+            Value::from(&[][..]),
+            Value::from(&b"a"[..]),
+            ext(0, b""),
+            ext(1, b""),
+            ext(0, b"a"),
+            Value::Timestamp(Timestamp::new(0, 0).unwrap()),
+            Value::from(Vec::<Value>::new()),
+            Value::from(vec![Value::Nil]),
+            Value::from(Vec::<(Value, Value)>::new()),
+            Value::from(vec![(Value::Nil, Value::Nil)]),
+            // The same leaves, nested differently.
+            Value::from(vec![Value::from(vec![Value::Nil]), Value::Nil]),
+            Value::from(vec![Value::from(vec![Value::Nil, Value::Nil])]),
+        ];
+        let hashes: HashSet<u64> = values.iter().map(hash_of).collect();
+        assert_eq!(hashes.len(), values.len(), "a collision among {values:?}");
+    }
+
+    #[test]
+    fn arrays_and_maps_hash_as_equality_sees_them() {
+        let array = |v: Value| match v {
+            Value::Array(a) => a,
+            _ => unreachable!(),
+        };
+        let map = |v: Value| match v {
+            Value::Map(m) => m,
+            _ => unreachable!(),
+        };
+        let one = array(decode(&[0x91, 0xcc, 0x05]).unwrap());
+        let same = array(decode(&[0x91, 0x05]).unwrap());
+        let other = array(decode(&[0x91, 0x06]).unwrap());
+        assert_eq!(hash_of(&one), hash_of(&same));
+        assert_ne!(hash_of(&one), hash_of(&other));
+        let one = map(decode(&[0x81, 0xa1, b'k', 0x05]).unwrap());
+        let other = map(decode(&[0x81, 0xa1, b'k', 0x06]).unwrap());
+        assert_eq!(hash_of(&one), hash_of(&one.clone()));
+        assert_ne!(hash_of(&one), hash_of(&other));
     }
 }
