@@ -251,3 +251,49 @@ fn after_a_refusal_the_token_reader_stands_at_the_start_of_the_refused_item() {
         "fused after an error"
     );
 }
+
+#[test]
+fn nodes_name_their_kind_and_know_when_they_are_empty_as_values_do() {
+    // One element of every kind, empty and non-empty containers among them.
+    let doc = hardpack::msgpack!([
+        nil, true, 1, (1.5f32), 2.5, "s", (vec![1u8]), [], [0], {}, {"k": 1}
+    ]);
+    let mut bytes = encode(&doc).unwrap();
+    // And an ext and a timestamp, appended to the outer array (its count raised by two).
+    bytes[0] += 2;
+    bytes.extend_from_slice(&[0xd4, 0x05, 0x07, 0xd6, 0xff, 0, 0, 0, 1]);
+    let owned = decode(&bytes).unwrap();
+    let borrowed = decode_ref(&bytes).unwrap();
+    let values = owned.as_array().unwrap();
+    let nodes: Vec<_> = borrowed.root().items().unwrap().collect();
+    assert_eq!(nodes.len(), 13);
+    for (value, node) in values.iter().zip(&nodes) {
+        assert_eq!(node.type_name(), value.type_name());
+        let empty = match value {
+            Value::Array(a) => Some(a.is_empty()),
+            Value::Map(m) => Some(m.is_empty()),
+            _ => None,
+        };
+        assert_eq!(node.is_empty(), empty == Some(true), "{value:?}");
+        assert_eq!(node.len().is_some(), empty.is_some(), "{value:?}");
+    }
+    let names: Vec<_> = nodes.iter().map(|n| n.type_name()).collect();
+    assert_eq!(
+        names,
+        [
+            "nil",
+            "bool",
+            "integer",
+            "f32",
+            "f64",
+            "str",
+            "bin",
+            "array",
+            "array",
+            "map",
+            "map",
+            "ext",
+            "timestamp"
+        ]
+    );
+}
