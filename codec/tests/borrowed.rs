@@ -253,7 +253,7 @@ fn after_a_refusal_the_token_reader_stands_at_the_start_of_the_refused_item() {
 }
 
 #[test]
-fn nodes_name_their_kind_and_know_when_they_are_empty_as_values_do() {
+fn nodes_name_their_kind_and_answer_every_accessor_as_values_do() {
     // One element of every kind, empty and non-empty containers among them.
     let doc = hardpack::msgpack!([
         nil, true, 1, (1.5f32), 2.5, "s", (vec![1u8]), [], [0], {}, {"k": 1}
@@ -276,6 +276,23 @@ fn nodes_name_their_kind_and_know_when_they_are_empty_as_values_do() {
         };
         assert_eq!(node.is_empty(), empty == Some(true), "{value:?}");
         assert_eq!(node.len().is_some(), empty.is_some(), "{value:?}");
+        // Each accessor answers only for its kind, with what the owned value holds.
+        assert_eq!(node.is_nil(), value.is_nil(), "{value:?}");
+        assert_eq!(node.as_bool(), value.as_bool(), "{value:?}");
+        assert_eq!(node.as_integer(), value.as_integer(), "{value:?}");
+        assert_eq!(node.as_u64(), value.as_u64(), "{value:?}");
+        assert_eq!(node.as_i64(), value.as_i64(), "{value:?}");
+        assert_eq!(node.as_f64(), value.as_f64(), "{value:?}");
+        assert_eq!(node.as_str(), value.as_str(), "{value:?}");
+        let str_bytes = value.as_str().map(str::as_bytes);
+        assert_eq!(node.as_str_bytes(), str_bytes, "{value:?}");
+        assert_eq!(node.as_bin(), value.as_bin(), "{value:?}");
+        let ext = value.as_ext().map(|e| (e.ext_type(), e.data()));
+        assert_eq!(node.as_ext(), ext, "{value:?}");
+        assert_eq!(node.as_timestamp(), value.as_timestamp(), "{value:?}");
+        assert_eq!(node.is_array(), value.is_array(), "{value:?}");
+        assert_eq!(node.is_map(), value.is_map(), "{value:?}");
+        assert_eq!(&node.to_owned(), value);
     }
     let names: Vec<_> = nodes.iter().map(|n| n.type_name()).collect();
     assert_eq!(
