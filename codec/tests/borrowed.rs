@@ -294,6 +294,20 @@ fn nodes_name_their_kind_and_answer_every_accessor_as_values_do() {
         assert_eq!(node.is_map(), value.is_map(), "{value:?}");
         assert_eq!(&node.to_owned(), value);
     }
+    // Iterators know their length; equality tells documents apart.
+    let root = borrowed.root();
+    assert_eq!(root.items().unwrap().len(), 13);
+    assert_eq!(root.items().unwrap().size_hint(), (13, Some(13)));
+    assert_eq!(nodes[10].entries().unwrap().len(), 1);
+    let other_bytes = encode(&hardpack::msgpack!([nil])).unwrap();
+    let other = decode_ref(&other_bytes).unwrap();
+    assert!(borrowed == decode_ref(&bytes).unwrap() && borrowed == owned);
+    assert!(borrowed != other, "ValueRef == ValueRef");
+    assert!(borrowed != Value::Nil, "ValueRef == Value");
+    assert!(
+        nodes[1] == Value::Bool(true) && nodes[1] != Value::Bool(false),
+        "Node == Value"
+    );
     let names: Vec<_> = nodes.iter().map(|n| n.type_name()).collect();
     assert_eq!(
         names,
