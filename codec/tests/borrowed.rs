@@ -308,6 +308,11 @@ fn nodes_name_their_kind_and_answer_every_accessor_as_values_do() {
         nodes[1] == Value::Bool(true) && nodes[1] != Value::Bool(false),
         "Node == Value"
     );
+    let other_nil = other.root().get(0).unwrap();
+    assert!(
+        nodes[0] == other_nil && nodes[1] != other_nil,
+        "Node == Node"
+    );
     let names: Vec<_> = nodes.iter().map(|n| n.type_name()).collect();
     assert_eq!(
         names,
