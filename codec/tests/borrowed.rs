@@ -293,6 +293,8 @@ fn nodes_name_their_kind_and_answer_every_accessor_as_values_do() {
         assert_eq!(node.is_array(), value.is_array(), "{value:?}");
         assert_eq!(node.is_map(), value.is_map(), "{value:?}");
         assert_eq!(&node.to_owned(), value);
+        assert_eq!(format!("{node:?}"), format!("{value:?}"));
+        assert_eq!(node.to_string(), value.to_string());
     }
     // Iterators know their length; equality tells documents apart.
     let root = borrowed.root();

@@ -693,4 +693,25 @@ mod tests {
             Err(HeaderError::Incomplete(Incomplete { needed: 2 }))
         );
     }
+
+    #[test]
+    fn a_fix_form_takes_lengths_up_to_31() {
+        assert_eq!(low_bits(0), 0);
+        assert_eq!(low_bits(31), 31);
+    }
+
+    // No writer asks for a fix form past 31 (each checks its own fix limit first); the
+    // guard makes a caller that did a broken invariant, not a marker of another kind.
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "a fix-form length above 31")]
+    fn a_fix_form_of_32_is_a_broken_invariant_in_a_debug_build() {
+        low_bits(32);
+    }
+
+    #[cfg(not(debug_assertions))]
+    #[test]
+    fn a_fix_form_of_32_falls_back_to_0_in_a_release_build() {
+        assert_eq!(low_bits(32), 0);
+    }
 }
