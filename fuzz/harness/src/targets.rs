@@ -184,8 +184,13 @@ pub const TARGETS: &[Target] = &[
         checks: "the first 8 bytes choose the Limits; from_slice into the built-in schema \
                  (schema::Any, any document) and into a ValueRef gives decode's verdict (the \
                  same error, but for max_alloc_bytes) and, if Ok, the same value; into a wide \
-                 struct it never panics; into a newtype of an Option of itself it ends (each \
-                 Some and newtype counts toward max_depth, capped at 128 here); measured peak heap <= 2 x max_alloc_bytes + the serde slack \
+                 struct and into a recursive enum of every variant form it never panics, accepts \
+                 only what decode accepts and refuses what decode accepts only for the type \
+                 (a serde message), the depth or the budget; a value decoded (owned or through serde \
+                 into a ValueRef) serializes through serde (to_vec, to_writer) to the bytes \
+                 encode writes, unless deeper than SERIALIZE_MAX_DEPTH; into a newtype of an Option of \
+                 itself it ends (each Some and newtype counts toward max_depth, capped at 128 \
+                 here, as for the enum); measured peak heap <= 2 x max_alloc_bytes + the serde slack \
                  (HINT_ELEMENT_BYTES, serde's 1 MiB cap per open collection)",
     },
     Target {
@@ -883,6 +888,35 @@ struct WideStruct<'a> {
 #[allow(dead_code)]
 struct Chain(Option<Box<Chain>>);
 
+/// An enum of every variant form rmp-serde writes (a unit variant as its name; newtype,
+/// tuple and struct variants as a one-entry map from the name), recursive through `Box`,
+/// `Vec` and a map as the reported serde depth bombs were, with the shapes serde_derive
+/// reads besides a struct: `()`, a unit struct, a tuple struct.
+#[derive(serde::Deserialize, Debug)]
+#[allow(dead_code)]
+enum Tree<'a> {
+    Leaf,
+    Boxed(Box<Tree<'a>>),
+    List(Vec<Tree<'a>>),
+    Map(std::collections::BTreeMap<&'a str, Tree<'a>>),
+    Number(i16),
+    Tuple(u8, Marker, Pair),
+    Node {
+        name: &'a str,
+        nothing: (),
+        next: Option<Box<Tree<'a>>>,
+    },
+}
+
+/// A unit struct (rmp-serde writes an empty array).
+#[derive(serde::Deserialize, Debug)]
+struct Marker;
+
+/// A tuple struct (an array of its fields).
+#[derive(serde::Deserialize, Debug)]
+#[allow(dead_code)]
+struct Pair(u32, bool);
+
 /// The depth `serde_typed` decodes [`Chain`] under: every level the limit lets through is a
 /// native call chain, and the target runs on the fuzzer's own thread.
 const CHAIN_MAX_DEPTH: usize = 128;
@@ -931,13 +965,21 @@ pub fn serde_typed(data: &[u8]) -> Outcome {
     same_verdict("from_slice::<ValueRef>", &borrowed, &owned);
     if let (Ok(doc), Ok(value)) = (&borrowed, &owned) {
         assert!(doc == value, "from_slice::<ValueRef> and decode differ");
+        // Back through serde's Serializer: the bytes encode writes, from either.
+        let depth = value.shape().max_depth;
+        serializes_as_encode("to_vec(&Value)", hardpack::to_vec(value), value, depth);
+        serializes_as_encode("to_vec(&ValueRef)", hardpack::to_vec(doc), value, depth);
+        let mut written = Vec::new();
+        let to_writer = hardpack::to_writer(&mut written, doc).map(|()| written);
+        serializes_as_encode("to_writer(&ValueRef)", to_writer, value, depth);
     }
-    let (_, cost) = alloc_meter::measure(|| decoder.from_slice::<WideStruct>(payload).map(drop));
+    let (wide, cost) = alloc_meter::measure(|| decoder.from_slice::<WideStruct>(payload).map(drop));
     assert!(
         cost.peak_bytes <= bound,
         "typed decoding into a struct allocated {} bytes at peak",
         cost.peak_bytes
     );
+    refused_only_for_the_type("from_slice::<WideStruct>", &wide, &owned);
     // Each Some and each newtype is a level: any input ends within max_depth of them.
     let chain_limits = limits
         .clone()
@@ -948,9 +990,67 @@ pub fn serde_typed(data: &[u8]) -> Outcome {
             "an error past max_depth: {e}"
         );
     }
+    // Serde recurses natively through the enum: under the same capped depth.
+    let (tree, cost) =
+        alloc_meter::measure(|| Decoder::new(chain_limits.clone()).from_slice::<Tree>(payload));
+    assert!(
+        cost.peak_bytes <= bound,
+        "typed decoding into an enum allocated {} bytes at peak",
+        cost.peak_bytes
+    );
+    if let Err(e) = &tree {
+        assert!(
+            e.depth() <= chain_limits.max_depth,
+            "an error past max_depth: {e}"
+        );
+    }
+    refused_only_for_the_type("from_slice::<Tree>", &tree, &owned);
     match owned {
         Ok(value) => decoded(&value, payload.len()),
         Err(e) => Outcome::Rejected(e),
+    }
+}
+
+/// A decoded value serialized through serde is what `encode` writes (each value in its
+/// smallest form, ext and timestamps as rmp-serde's ext newtype), or, deeper than serde's
+/// native recursion may go, refused for its depth alone.
+fn serializes_as_encode(
+    what: &str,
+    serialized: Result<Vec<u8>, hardpack::EncodeError>,
+    value: &Value,
+    depth: usize,
+) {
+    match serialized {
+        Ok(bytes) => assert!(
+            bytes == hardpack::encode(value).expect("a decoded value encodes"),
+            "{what} wrote other bytes than encode"
+        ),
+        Err(e) => assert!(
+            depth > hardpack::SERIALIZE_MAX_DEPTH,
+            "{what} refused a value {depth} deep: {e}"
+        ),
+    }
+}
+
+/// A typed decode into a type that takes some documents, against the owned decode of the
+/// same bytes: accepting means the document is well-formed and within the limits; where it
+/// is, a refusal is the type's (a serde message: the wrong kind, a missing field, an unknown
+/// variant) or a limit the type adds to (each `Some`, newtype and enum level counts toward
+/// the depth; its charges differ from the owned decode's).
+fn refused_only_for_the_type<T>(
+    what: &str,
+    typed: &Result<T, hardpack::Error>,
+    owned: &Result<Value, hardpack::Error>,
+) {
+    match (typed, owned) {
+        (Ok(_), Err(e)) => assert!(budget_error(e), "{what} accepted what decode refuses: {e}"),
+        (Err(e), Ok(_)) => assert!(
+            matches!(e.kind(), ErrorKind::Custom { .. })
+                || e.limit() == Some(Limit::Depth)
+                || budget_error(e),
+            "{what} refused a well-formed document for a reason not its type's: {e}"
+        ),
+        _ => {}
     }
 }
 
@@ -1565,5 +1665,55 @@ mod tests {
         );
         assert_eq!(payload, [0xc0]);
         assert_eq!(LIMITS_HEADER_LEN, 8);
+    }
+
+    fn seed(name: &str) -> Vec<u8> {
+        let path = format!(
+            "{}/../../corpus/serde_typed/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// The enum seeds are what they are named for: the enum takes the one, refuses the
+    /// others for their shape, and the map-variant bomb at the depth limit.
+    #[test]
+    fn the_enum_seeds_reach_every_variant_and_each_refusal() {
+        let decode = |name: &str| {
+            let data = seed(name);
+            let (limits, payload) = limits_from_input(&data);
+            let outcome = Decoder::new(limits).from_slice::<Tree>(payload).map(|_| ());
+            // The target's oracles hold on it (each panics otherwise).
+            serde_typed(&data);
+            outcome
+        };
+        let every = decode("typed-tree-every-variant");
+        assert!(every.is_ok(), "{every:?}");
+        for (name, says) in [
+            ("typed-tree-unknown-variant", "unknown variant `Nope`"),
+            ("typed-tree-two-entry-variant", "expected an enum"),
+            ("typed-tree-short-tuple", "invalid length 1"),
+            ("typed-tree-number-too-big", "40000"),
+        ] {
+            let e = decode(name).unwrap_err();
+            assert!(
+                matches!(e.kind(), ErrorKind::Custom { message } if message.contains(says)),
+                "{name}: {e}"
+            );
+        }
+        let bomb = decode("typed-map-bomb").unwrap_err();
+        assert_eq!(bomb.limit(), Some(Limit::Depth), "{bomb}");
+    }
+
+    /// The struct seed in other integer widths is a whole struct, so every integer in it
+    /// is read by the typed integer path.
+    #[test]
+    fn the_struct_seeds_are_whole_structs() {
+        for name in ["typed-wide-struct", "typed-wide-struct-int-widths"] {
+            let data = seed(name);
+            let (limits, payload) = limits_from_input(&data);
+            let wide = Decoder::new(limits).from_slice::<WideStruct>(payload);
+            assert!(wide.is_ok(), "{name}: {:?}", wide.err());
+        }
     }
 }
