@@ -892,7 +892,7 @@ struct Chain(Option<Box<Chain>>);
 /// tuple and struct variants as a one-entry map from the name), recursive through `Box`,
 /// `Vec` and a map as the reported serde depth bombs were, with the shapes serde_derive
 /// reads besides a struct: `()`, a unit struct, a tuple struct.
-#[derive(serde::Deserialize, Debug)]
+#[derive(serde::Deserialize, Debug, PartialEq)]
 #[allow(dead_code)]
 enum Tree<'a> {
     Leaf,
@@ -909,11 +909,11 @@ enum Tree<'a> {
 }
 
 /// A unit struct (rmp-serde writes an empty array).
-#[derive(serde::Deserialize, Debug)]
+#[derive(serde::Deserialize, Debug, PartialEq)]
 struct Marker;
 
 /// A tuple struct (an array of its fields).
-#[derive(serde::Deserialize, Debug)]
+#[derive(serde::Deserialize, Debug, PartialEq)]
 #[allow(dead_code)]
 struct Pair(u32, bool);
 
@@ -1062,6 +1062,15 @@ pub const SERDE_DISAGREEMENTS: &[&str] = &[
      input over its Limits",
     "rmp-serde refuses nesting past its own depth limit (1024); hardpack's differential limit \
      is higher",
+    "rmp-serde hands an int in a signed form (int 8 to int 64) to the visitor as signed even \
+     when it is not negative; hardpack hands every non-negative integer as u64: a visitor \
+     that takes only u64 (an enum's variant index) takes 0xd0 0x04 from hardpack, not from \
+     rmp-serde",
+    "rmp-serde takes any item as a unit variant's name (a variant index, a bin); hardpack \
+     takes a str (what rmp-serde writes) or a one-entry map, and names what it found",
+    "rmp-serde hands a bin to a type that asks for a sequence, tuple or struct as a sequence \
+     of its bytes (a Vec<u8> without serde_bytes reads a bin); hardpack hands it as bytes, \
+     which such a type refuses (invalid type: byte array)",
 ];
 
 /// The limits `serde_differential` decodes under: the defaults, with the depth above
@@ -1097,6 +1106,38 @@ pub fn serde_differential(data: &[u8]) -> Outcome {
                 && their_error.to_string().contains("depth"),
             "rmp-serde refused ({their_error}) what hardpack accepts, for an undocumented reason"
         ),
+        (Err(_), Err(_)) => {}
+    }
+    // Into the enum of every variant form, as rmp-serde writes and reads enums.
+    let ours_tree = Decoder::new(limits.clone()).from_slice::<Tree>(data);
+    let theirs_tree = rmp_serde::from_slice::<Tree>(data);
+    match (&ours_tree, &theirs_tree) {
+        (Ok(a), Ok(b)) => assert!(
+            a == b,
+            "hardpack and rmp-serde decoded different enums: {a:?} against {b:?}"
+        ),
+        (Err(e), Ok(_)) => assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::TrailingBytes { .. }
+                    | ErrorKind::InvalidUtf8 { .. }
+                    | ErrorKind::ReservedMarker
+                    | ErrorKind::InvalidTimestamp(_)
+                    | ErrorKind::LimitExceeded { .. }
+            ) || matches!(e.kind(), ErrorKind::Custom { message }
+                    if message.starts_with("expected an enum")
+                        || message.starts_with("invalid type: byte array")),
+            "hardpack refused an enum rmp-serde accepts, for an undocumented reason: {e}"
+        ),
+        (Ok(_), Err(their_error)) => {
+            let theirs = their_error.to_string();
+            assert!(
+                theirs.contains("depth")
+                    || theirs.starts_with("invalid type: integer")
+                        && theirs.ends_with("expected variant identifier"),
+                "rmp-serde refused ({theirs}) an enum hardpack accepts, for an undocumented reason"
+            )
+        }
         (Err(_), Err(_)) => {}
     }
     match ours {
