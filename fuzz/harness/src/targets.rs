@@ -243,11 +243,24 @@ fn decoded(value: &Value, consumed: usize) -> Outcome {
 /// Raw bytes, default limits; a decoded value must round-trip through a minimal encoding.
 pub fn decode(data: &[u8]) -> Outcome {
     let result = hardpack::decode(data);
-    if let Ok(value) = &result {
-        check_decoded(value, &Limits::default());
-        check_round_trip(value, data.len());
+    match &result {
+        Ok(value) => {
+            check_decoded(value, &Limits::default());
+            check_round_trip(value, data.len());
+        }
+        Err(e) => names_its_offset(e),
     }
     outcome(&result, data.len())
+}
+
+/// An error's message says where the input went wrong, as the README promises.
+fn names_its_offset(e: &hardpack::Error) {
+    let message = e.to_string();
+    assert!(
+        message.contains(&format!("at byte {}", e.offset())),
+        "the message does not name the error's offset {}: {message}",
+        e.offset()
+    );
 }
 
 fn check_round_trip(value: &Value, input_len: usize) {
@@ -831,6 +844,9 @@ pub fn strict(data: &[u8]) -> Outcome {
                 );
             }
         }
+    }
+    if let Err(e) = &verdict {
+        names_its_offset(e);
     }
     let stats = verdict
         .as_ref()
