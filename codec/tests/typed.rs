@@ -1679,3 +1679,88 @@ fn a_map_of_unknown_length_gets_its_smallest_header_when_it_ends() {
         assert_eq!(back, expected);
     }
 }
+
+/// rmp-serde hands a bin to a type asking for a sequence as the sequence of its bytes (a
+/// `Vec<u8>` without `serde_bytes` then reads what another language wrote as bytes); hardpack
+/// reads the same, and requires every byte to be read, as it requires an array's elements.
+#[test]
+fn a_bin_reads_as_the_sequence_of_its_bytes_where_a_sequence_is_asked_for() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Message {
+        id: u8,
+        data: Vec<u8>,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Rgb(u8, u8, u8);
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Point {
+        x: u16,
+        y: i8,
+    }
+    // [7, bin "abc"] as Python's msgpack writes a bytes field.
+    let message = [0x92, 0x07, 0xc4, 0x03, b'a', b'b', b'c'];
+    let expected = Message {
+        id: 7,
+        data: b"abc".to_vec(),
+    };
+    assert_eq!(hardpack::from_slice::<Message>(&message).unwrap(), expected);
+    assert_eq!(
+        rmp_serde::from_slice::<Message>(&message).unwrap(),
+        expected
+    );
+    let rgb = [0xc4, 0x03, 1, 2, 3];
+    assert_eq!(hardpack::from_slice::<Rgb>(&rgb).unwrap(), Rgb(1, 2, 3));
+    assert_eq!(
+        hardpack::from_slice::<(u8, u8, u8)>(&rgb).unwrap(),
+        (1, 2, 3)
+    );
+    assert_eq!(rmp_serde::from_slice::<Rgb>(&rgb).unwrap(), Rgb(1, 2, 3));
+    let point = [0xc4, 0x02, 0xff, 0x7f];
+    assert_eq!(
+        hardpack::from_slice::<Point>(&point).unwrap(),
+        Point { x: 255, y: 127 }
+    );
+    assert_eq!(hardpack::from_slice::<Vec<u32>>(&[0xc4, 0x00]).unwrap(), []);
+    // A byte the element type cannot hold, and bytes the type leaves unread, are refused
+    // where the bin starts.
+    let err = hardpack::from_slice::<(Point,)>(&[0x91, 0xc4, 0x02, 0x01, 0x80]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid value: integer `128`, expected i8 at byte 1, depth 1"
+    );
+    let err = hardpack::from_slice::<Rgb>(&[0xc4, 0x04, 1, 2, 3, 4]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the bin has 1 bytes more than the type takes at byte 0, depth 0"
+    );
+    // Where bytes are asked for, a bin is still bytes.
+    assert_eq!(
+        hardpack::from_slice::<serde_bytes::ByteBuf>(&[0xc4, 0x01, 9]).unwrap(),
+        [9]
+    );
+}
+
+/// Each byte handed out is charged as an element of its type: a bin of 100,000 bytes into a
+/// `Vec<u64>` is 800,000 bytes of elements.
+#[test]
+fn a_bin_read_as_a_sequence_charges_each_element() {
+    use hardpack::{Decoder, ErrorKind, Limit, Limits};
+    let mut bin = vec![0xc6, 0x00, 0x01, 0x86, 0xa0];
+    bin.resize(bin.len() + 100_000, 7);
+    let tight = Decoder::new(Limits::default().with(Limit::AllocBytes, 400_000));
+    let err = tight.from_slice::<Vec<u64>>(&bin).unwrap_err();
+    assert!(
+        matches!(
+            err.kind(),
+            ErrorKind::LimitExceeded {
+                limit: Limit::AllocBytes,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let roomy = Decoder::new(Limits::default().with(Limit::AllocBytes, 1_000_000));
+    let numbers = roomy.from_slice::<Vec<u64>>(&bin).unwrap();
+    assert_eq!(numbers.len(), 100_000);
+    assert!(numbers.iter().all(|&n| n == 7));
+}

@@ -16,7 +16,9 @@
 //!   from a hint at 1 MiB, the one allocation charged after it is made.
 //! - The wire format is rmp-serde's (see [`ser`](super::ser)): a struct reads from an array
 //!   or a map, an enum from a str (unit variant) or a one-entry map, an ext from the
-//!   [`EXT_STRUCT_NAME`](super::EXT_STRUCT_NAME) newtype.
+//!   [`EXT_STRUCT_NAME`](super::EXT_STRUCT_NAME) newtype; and, as rmp-serde reads it, a bin
+//!   handed to a type that asks for a sequence, tuple or struct is the sequence of its bytes
+//!   (a `Vec<u8>` without `serde_bytes` reads a bin), each byte charged as an element.
 
 use crate::prelude::*;
 use core::fmt::Display;
@@ -426,6 +428,36 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         self.visit_item(visitor, read, charge_text)
     }
 
+    /// For a type that asks for a sequence (a sequence, tuple or struct): the next item, but
+    /// a bin as the sequence of its bytes, as rmp-serde hands it (so a `Vec<u8>` without
+    /// `serde_bytes` reads a bin another writer made), each byte charged as an element; the
+    /// type must read them all, as it must an array's elements.
+    fn visit_next_as_sequence<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, DeError> {
+        let item = self.next_in_recursion()?;
+        if item.kind != Kind::Bin {
+            return self.visit_item(visitor, item, false);
+        }
+        let (offset, depth) = (item.offset, item.depth);
+        let mut elements = BinElements {
+            de: self,
+            bytes: item.bytes.iter(),
+        };
+        let value = visitor
+            .visit_seq(&mut elements)
+            .map_err(|e: DeError| e.placed(offset, depth))?;
+        let left = elements.bytes.len();
+        if left > 0 {
+            return Err(DeError::new(
+                ErrorKind::Custom {
+                    message: format!("the bin has {left} bytes more than the type takes"),
+                },
+                offset,
+                depth,
+            ));
+        }
+        Ok(value)
+    }
+
     /// Calls `visit` for an item read, with what it holds, placing serde's errors there.
     fn visit_item<V: Visitor<'de>>(
         &mut self,
@@ -772,6 +804,34 @@ impl<'a> Sink<'a> for TypedSink<'_, 'a> {
 /// The elements of an array, for `visit_seq`. (Handed to the visitor by value, its counts
 /// kept by the caller: handed `&mut`, each element went through serde's forwarding impl for
 /// `&mut A`, which LLVM inlined or not by the size of what it held.)
+/// The bytes of a bin handed out as a sequence's elements (see
+/// [`Deserializer::visit_next_as_sequence`]), each charged `size_of` its type as an array's
+/// element is.
+struct BinElements<'a, 'de, const STRICT: bool> {
+    de: &'a mut Deserializer<'de, STRICT>,
+    bytes: core::slice::Iter<'de, u8>,
+}
+
+impl<'de, const STRICT: bool> de::SeqAccess<'de> for BinElements<'_, 'de, STRICT> {
+    type Error = DeError;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, DeError> {
+        let Some(&byte) = self.bytes.next() else {
+            return Ok(None);
+        };
+        self.de.charge(size_of::<T::Value>())?;
+        seed.deserialize(byte.into_deserializer()).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        let budget_left = self.de.budget.left();
+        Some(self.bytes.len().min(budget_left / HINT_ELEMENT_BYTES))
+    }
+}
+
 struct Elements<'a, 'de, const STRICT: bool> {
     de: &'a mut Deserializer<'de, STRICT>,
     left: &'a mut usize,
@@ -932,7 +992,11 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
     text_fast_path! { bin, owned: deserialize_byte_buf }
 
     forward_to_any! { false:
-        deserialize_seq deserialize_map deserialize_ignored_any
+        deserialize_map deserialize_ignored_any
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.visit_next_as_sequence(visitor)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
@@ -978,7 +1042,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _len: usize,
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        self.visit_next::<false, V>(visitor, false)
+        self.visit_next_as_sequence(visitor)
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -987,7 +1051,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _len: usize,
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        self.visit_next::<false, V>(visitor, false)
+        self.visit_next_as_sequence(visitor)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -996,7 +1060,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        self.visit_next::<false, V>(visitor, false)
+        self.visit_next_as_sequence(visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
