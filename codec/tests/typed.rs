@@ -1066,6 +1066,11 @@ fn size_hints_never_exceed_what_the_budget_or_the_input_can_hold() {
     map.extend(std::iter::repeat_n(0xc0, 2_000));
     assert_eq!(hint(100 * HINT_ELEMENT_BYTES, &map).unwrap(), Some(100));
     assert_eq!(hint(64 << 20, &map).unwrap(), Some(1_000));
+    // A bin of 1,000 bytes read as a sequence: its length, bounded by the budget alike.
+    let mut bin = vec![0xc5, 0x03, 0xe8];
+    bin.extend(std::iter::repeat_n(7, 1_000));
+    assert_eq!(hint(100 * HINT_ELEMENT_BYTES, &bin).unwrap(), Some(100));
+    assert_eq!(hint(64 << 20, &bin).unwrap(), Some(1_000));
     // A claim the input cannot hold is refused at the header, before any hint.
     let short = &map[..1_500];
     assert_eq!(
