@@ -72,6 +72,13 @@ impl DeError {
         DeError(Box::new(Error::new(kind, offset, depth)))
     }
 
+    /// What the type did wrong with the item at `offset` and `depth` (elements left unread,
+    /// half an entry), said as serde's own messages are.
+    #[cold]
+    fn about_item(message: String, offset: usize, depth: usize) -> Self {
+        DeError::new(ErrorKind::Custom { message }, offset, depth)
+    }
+
     /// The error.
     pub fn into_error(self) -> Error {
         *self.0
@@ -447,10 +454,8 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
             .map_err(|e: DeError| e.placed(offset, depth))?;
         let left = elements.bytes.len();
         if left > 0 {
-            return Err(DeError::new(
-                ErrorKind::Custom {
-                    message: format!("the bin has {left} bytes more than the type takes"),
-                },
+            return Err(DeError::about_item(
+                format!("the bin has {left} bytes more than the type takes"),
                 offset,
                 depth,
             ));
@@ -514,10 +519,8 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
             left: &mut left,
         })?;
         if left > 0 {
-            return Err(DeError::new(
-                ErrorKind::Custom {
-                    message: format!("the array has {left} elements more than the type takes"),
-                },
+            return Err(DeError::about_item(
+                format!("the array has {left} elements more than the type takes"),
                 offset,
                 depth,
             ));
@@ -547,7 +550,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
             } else {
                 format!("the map has {left} entries more than the type takes")
             };
-            return Err(DeError::new(ErrorKind::Custom { message }, offset, depth));
+            return Err(DeError::about_item(message, offset, depth));
         }
         if len > 0 {
             self.close();
@@ -1078,10 +1081,8 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
                 let entry_read_at = self.open.pending.saturating_sub(2);
                 let variant = visitor.visit_enum(VariantOf { de: &mut *self })?;
                 if self.open.pending != entry_read_at {
-                    return Err(DeError::new(
-                        ErrorKind::Custom {
-                            message: "the type read an enum's variant and not its content".into(),
-                        },
+                    return Err(DeError::about_item(
+                        "the type read an enum's variant and not its content".into(),
                         offset,
                         depth,
                     ));
