@@ -1388,6 +1388,54 @@ fn i128_and_u128_are_written_as_16_byte_bins_as_rmp_serde_writes_them() {
     assert_eq!(rmp_serde::to_vec(&huge).unwrap(), expected);
 }
 
+#[test]
+fn i128_and_u128_read_back_from_the_16_byte_bin_and_from_any_integer_that_fits() {
+    let big = -(1i128 << 100) - 7;
+    assert_eq!(
+        hardpack::from_slice::<i128>(&hardpack::to_vec(&big).unwrap()).unwrap(),
+        big
+    );
+    let huge = u128::MAX - 1;
+    assert_eq!(
+        hardpack::from_slice::<u128>(&hardpack::to_vec(&huge).unwrap()).unwrap(),
+        huge
+    );
+    // Any bin width holding 16 bytes (rmp-serde takes only a bin 8; strict mode refuses the
+    // longer forms as non-canonical).
+    let bin16 = [&[0xc5, 0, 16][..], &7u128.to_be_bytes()].concat();
+    assert_eq!(hardpack::from_slice::<u128>(&bin16).unwrap(), 7);
+    let strict = hardpack::Decoder::default().strict();
+    assert!(strict.from_slice::<u128>(&bin16).is_err());
+    // Integers of every width.
+    assert_eq!(
+        hardpack::from_slice::<i128>(&[0xd3, 0x80, 0, 0, 0, 0, 0, 0, 0]).unwrap(),
+        i128::from(i64::MIN)
+    );
+    assert_eq!(
+        hardpack::from_slice::<u128>(&[0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff])
+            .unwrap(),
+        u128::from(u64::MAX)
+    );
+    // A bin of another length is a type error at the bin.
+    let err = hardpack::from_slice::<(u8, i128)>(&[0x92, 0x00, 0xc4, 0x01, 0x00]).unwrap_err();
+    assert_eq!(e_place(&err), (2, 1), "{err}");
+    assert!(err.to_string().contains("expected i128"), "{err}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Both ways against rmp-serde: what either writes, the other reads back.
+    #[test]
+    fn i128_and_u128_round_trip_with_rmp_serde(signed in any::<i128>(), unsigned in any::<u128>()) {
+        let ours = hardpack::to_vec(&(signed, unsigned)).unwrap();
+        let theirs = rmp_serde::to_vec(&(signed, unsigned)).unwrap();
+        prop_assert_eq!(&ours, &theirs);
+        prop_assert_eq!(hardpack::from_slice::<(i128, u128)>(&theirs).unwrap(), (signed, unsigned));
+        prop_assert_eq!(rmp_serde::from_slice::<(i128, u128)>(&ours).unwrap(), (signed, unsigned));
+    }
+}
+
 /// A sequence or map claiming more elements than a 32-bit length field holds is refused
 /// before anything is written, naming what was too long and how long.
 #[test]
@@ -1479,6 +1527,12 @@ fn scalar_encodings() -> Vec<Vec<u8>> {
     // Non-negative values in signed forms.
     encodings.push(vec![0xd0, 0x05]);
     encodings.push([&[0xd2][..], &i32::MAX.to_be_bytes()].concat());
+    // The 16-byte big-endian form of i128 and u128, and bins of other lengths.
+    for n in [0i128, -1, i128::MIN, i128::MAX, 1 << 70] {
+        encodings.push(rmp_serde::to_vec(&n).unwrap());
+    }
+    encodings.push([&[0xc4, 15][..], &[0xab; 15]].concat());
+    encodings.push([&[0xc4, 17][..], &[0xab; 17]].concat());
     for x in [0.5f32, -0.0, f32::MAX, f32::INFINITY] {
         encodings.push(rmp_serde::to_vec(&x).unwrap());
     }
@@ -1519,9 +1573,11 @@ fn every_scalar_encoding_reads_into_every_primitive_as_rmp_serde_reads_it() {
         agrees_with_rmp_serde::<u32>(&scalar);
         agrees_with_rmp_serde::<u64>(&scalar);
         // rmp-serde reads a negative integer into a u128 wrapped (-1 as u128::MAX): hardpack
-        // refuses it, as into every other unsigned type.
+        // refuses it, as into every other unsigned type. (A 16-byte bin is bits, not a
+        // negative integer: both read it.)
         let pair = [&[0x92, 0x00][..], &scalar].concat();
-        if matches!(hardpack::from_slice::<(u8, i128)>(&pair), Ok((_, n)) if n < 0) {
+        let is_bin = scalar.first() == Some(&0xc4);
+        if !is_bin && matches!(hardpack::from_slice::<(u8, i128)>(&pair), Ok((_, n)) if n < 0) {
             let err = hardpack::from_slice::<(u8, u128)>(&pair).unwrap_err();
             assert_eq!(
                 (e_place(&err), err.to_string().contains("expected u128")),

@@ -389,6 +389,37 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         self.step_over_visited(visited, len)
     }
 
+    /// For `i128` (`SIGNED`) and `u128`: an integer of any width, or a bin of 16 bytes, the
+    /// big-endian form rmp-serde and [`Serializer`](super::Serializer) write for them (rmp-serde
+    /// reads it from a bin 8; any bin width is taken here, as elsewhere outside strict mode).
+    /// A bin of another length goes to the visitor as bytes, which it refuses.
+    fn visit_wide_integer<const SIGNED: bool, V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        let is_bin = matches!(
+            self.reader.cursor().peek_u8(),
+            Some(marker::BIN8 | marker::BIN16 | marker::BIN32)
+        );
+        if !is_bin {
+            return if SIGNED {
+                self.visit_integer::<i128, V>(visitor)
+            } else {
+                self.visit_integer::<u128, V>(visitor)
+            };
+        }
+        let item = self.next()?;
+        let Ok(bytes) = <[u8; 16]>::try_from(item.bytes) else {
+            return self.visit_item(visitor, item, false);
+        };
+        let visited = if SIGNED {
+            visitor.visit_i128(i128::from_be_bytes(bytes))
+        } else {
+            visitor.visit_u128(u128::from_be_bytes(bytes))
+        };
+        visited.map_err(|e: DeError| e.placed(item.offset, item.depth))
+    }
+
     /// For the methods of strs (`BIN` false) and bytes (`BIN` true): the next item, when it
     /// is one with a short header that passes every check, visited borrowed on a path small
     /// enough to inline (charged first when `charge` says the visitor may copy it); anything
@@ -980,8 +1011,15 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
     scalar_fast_path! { scalar_kinds::BOOL: deserialize_bool }
     integer_fast_path! {
         deserialize_i8: i8, deserialize_i16: i16, deserialize_i32: i32, deserialize_i64: i64,
-        deserialize_i128: i128, deserialize_u8: u8, deserialize_u16: u16, deserialize_u32: u32,
-        deserialize_u64: u64, deserialize_u128: u128,
+        deserialize_u8: u8, deserialize_u16: u16, deserialize_u32: u32, deserialize_u64: u64,
+    }
+
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.visit_wide_integer::<true, V>(visitor)
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.visit_wide_integer::<false, V>(visitor)
     }
     scalar_fast_path! { scalar_kinds::FLOAT: deserialize_f32 deserialize_f64 }
     scalar_fast_path! { scalar_kinds::UNIT: deserialize_unit }
