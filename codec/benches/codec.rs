@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use hardpack::{encode_into, Decoder, Limits, Value};
+use hardpack::{encode::encode_into, Decoder, Limits, Value};
 
 /// A small deterministic generator (xorshift64*), so every run measures the same documents.
 struct Rng(u64);
@@ -194,7 +194,7 @@ fn rmp_skip(mut buf: &[u8]) -> usize {
 }
 
 /// Every str in a document (keys and values), without recursion.
-fn strs_in(value: &Value) -> Vec<&hardpack::Str> {
+fn strs_in(value: &Value) -> Vec<&hardpack::value::Str> {
     let mut found = Vec::new();
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
@@ -211,7 +211,7 @@ fn strs_in(value: &Value) -> Vec<&hardpack::Str> {
 fn benches(c: &mut Criterion) {
     let (values, docs) = workload();
     let total: usize = docs.iter().map(Vec::len).sum();
-    let rmpv_values: Vec<rmpv::Value> = values.iter().map(hardpack::to_rmpv).collect();
+    let rmpv_values: Vec<rmpv::Value> = values.iter().map(hardpack::rmpv::to_rmpv).collect();
 
     let mut decode = c.benchmark_group("decode");
     decode.throughput(Throughput::Bytes(total as u64));
@@ -340,7 +340,7 @@ fn benches(c: &mut Criterion) {
     // Inline text is re-checked as UTF-8 when it is read as `&str` (see `Str`): what that
     // costs next to reading its bytes, on every str of the decoded workload.
     let decoded: Vec<Value> = docs.iter().map(|d| hardpack::decode(d).unwrap()).collect();
-    let strs: Vec<&hardpack::Str> = decoded.iter().flat_map(strs_in).collect();
+    let strs: Vec<&hardpack::value::Str> = decoded.iter().flat_map(strs_in).collect();
     let mut access = c.benchmark_group("str access");
     access.throughput(Throughput::Elements(strs.len() as u64));
     access.bench_function("as_bytes", |b| {

@@ -110,7 +110,8 @@ fn benches(c: &mut Criterion) {
             || Vec::with_capacity(size),
             |out| {
                 for e in &events {
-                    e.serialize(&mut hardpack::Serializer::new(out)).unwrap();
+                    e.serialize(&mut hardpack::ser::Serializer::new(out))
+                        .unwrap();
                 }
                 black_box(out.len())
             },
@@ -134,7 +135,7 @@ fn benches(c: &mut Criterion) {
             || Vec::with_capacity(2 * size),
             |out| {
                 for e in &events {
-                    e.serialize(&mut hardpack::Serializer::new(out).with_struct_map())
+                    e.serialize(&mut hardpack::ser::Serializer::new(out).with_struct_map())
                         .unwrap();
                 }
                 black_box(out.len())
@@ -239,7 +240,7 @@ fn tiny_messages(c: &mut Criterion, limited: &hardpack::Decoder, unlimited: &har
         b.iter(|| {
             for p in &pings {
                 out.clear();
-                hardpack::to_writer(&mut out, p).unwrap();
+                hardpack::ser::to_writer(&mut out, p).unwrap();
                 black_box(&out);
             }
         })
@@ -250,7 +251,7 @@ fn tiny_messages(c: &mut Criterion, limited: &hardpack::Decoder, unlimited: &har
             b.iter(|| {
                 for p in &pings {
                     out.clear();
-                    p.serialize(&mut hardpack::Serializer::new(&mut out))
+                    p.serialize(&mut hardpack::ser::Serializer::new(&mut out))
                         .unwrap();
                     black_box(&out);
                 }
@@ -325,7 +326,7 @@ fn numeric_structs(c: &mut Criterion, limited: &hardpack::Decoder, unlimited: &h
     group.bench_function("encode: hardpack to_writer", |b| {
         b.iter(|| {
             out.clear();
-            hardpack::to_writer(&mut out, &samples).unwrap();
+            hardpack::ser::to_writer(&mut out, &samples).unwrap();
             black_box(&out);
         })
     });
@@ -335,7 +336,7 @@ fn numeric_structs(c: &mut Criterion, limited: &hardpack::Decoder, unlimited: &h
             b.iter(|| {
                 out.clear();
                 samples
-                    .serialize(&mut hardpack::Serializer::new(&mut out))
+                    .serialize(&mut hardpack::ser::Serializer::new(&mut out))
                     .unwrap();
                 black_box(&out);
             })

@@ -1,5 +1,5 @@
 //! A TCP server that decodes MessagePack values from each connection as they arrive, with
-//! `hardpack::Codec` under `FramedRead`, and answers each value with a line: `ok <bytes>`
+//! `hardpack::stream::Codec` under `FramedRead`, and answers each value with a line: `ok <bytes>`
 //! (the stream offset after it), or `error <message>` before it closes a connection that
 //! sent something it refuses. Hostile clients (bombs, huge headers, one byte at a time,
 //! garbage) cost it at most the limits, and the other clients do not notice them.
@@ -12,7 +12,7 @@
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use hardpack::{Codec, Decoder, Limits, StreamDecoder};
+use hardpack::{stream::Codec, Decoder, Limits, StreamDecoder};
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::codec::FramedRead;

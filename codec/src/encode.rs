@@ -14,7 +14,7 @@ use crate::wire::header;
 /// use hardpack::{encode, Value};
 /// let v = Value::from_iter([("a", Value::from(-1))]);
 /// assert_eq!(encode(&v)?, [0x81, 0xa1, b'a', 0xff]);
-/// # Ok::<(), hardpack::EncodeError>(())
+/// # Ok::<(), hardpack::error::EncodeError>(())
 /// ```
 pub fn encode(value: &Value) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::new();

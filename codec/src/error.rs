@@ -15,10 +15,12 @@ pub enum TimestampError {
     Nanoseconds(u32),
 }
 
-/// What went wrong, without where.
+/// What went wrong, without where. The variants are grouped by where an error comes from:
+/// the input's bytes, the limits and the allocator, strict mode, typed decoding, streams.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ErrorKind {
+    // The input is not MessagePack.
     /// The input ended early. `needed` is a lower bound on how many more bytes the document
     /// needs; it is exact when the input was cut inside the last item.
     UnexpectedEnd {
@@ -34,6 +36,13 @@ pub enum ErrorKind {
     },
     /// A timestamp extension (type -1) with a malformed payload.
     InvalidTimestamp(TimestampError),
+    /// A complete value was followed by more bytes (only [`decode`](fn@crate::decode) and
+    /// [`Decoder::decode`](crate::Decoder::decode) reject this; the prefix forms return them).
+    TrailingBytes {
+        /// How many bytes follow the value.
+        count: usize,
+    },
+    // The input is over a limit, or memory ran out.
     /// A claimed size exceeds a configured limit.
     LimitExceeded {
         /// Which limit.
@@ -43,17 +52,12 @@ pub enum ErrorKind {
         /// What the input claimed (for `max_alloc_bytes`: the total the decode would reach).
         claimed: usize,
     },
-    /// A complete value was followed by more bytes (only [`decode`](crate::decode) and
-    /// [`Decoder::decode`](crate::Decoder::decode) reject this; the prefix forms return them).
-    TrailingBytes {
-        /// How many bytes follow the value.
-        count: usize,
-    },
     /// The allocator refused memory that the limits allowed.
     OutOfMemory {
         /// The size of the refused request.
         bytes: usize,
     },
+    // Strict mode.
     /// Strict mode: an item not in the one form hardpack's encoder writes for it (a longer
     /// length or integer form than needed, a non-negative integer in a signed form, a
     /// timestamp in a longer form than its value needs).
@@ -65,6 +69,13 @@ pub enum ErrorKind {
     },
     /// Strict mode: a map key that is not a str.
     NonStrKey,
+    /// Strict mode: a map key equal to an earlier key of the same map (found when the map
+    /// ends; the error's offset is the later key's).
+    DuplicateKey {
+        /// Byte offset of the earlier key.
+        first_offset: usize,
+    },
+    // Typed decoding (feature `serde`).
     /// Typed decoding: the input's shape does not fit the type (a str where an integer is
     /// expected, a missing field, an unknown variant...), or a `Deserialize` implementation
     /// refused it; serde's message says which.
@@ -72,12 +83,7 @@ pub enum ErrorKind {
         /// What serde or the type said.
         message: alloc::string::String,
     },
-    /// Strict mode: a map key equal to an earlier key of the same map (found when the map
-    /// ends; the error's offset is the later key's).
-    DuplicateKey {
-        /// Byte offset of the earlier key.
-        first_offset: usize,
-    },
+    // Streaming and I/O.
     /// Streaming: the value being read needs more bytes held at once than the stream's
     /// `max_buffer_bytes` allows (found as soon as a header or the bytes that arrived imply
     /// it; the error's offset is the item that showed it).

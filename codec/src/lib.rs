@@ -1,21 +1,29 @@
-//! # hardpack
+//! A MessagePack codec for Rust that no input can knock over.
 //!
-//! A MessagePack codec that no input can knock over.
+//! Every decoding surface (an owned `Value`, a borrowed `ValueRef`, validation without
+//! building anything, serde types, a resumable stream decoder) stands on one reader, where
+//! each check lives once:
 //!
 //! - **Bounds-checked**: every read goes through a cursor that reports how many bytes were
-//!   missing; there is no `unsafe` and no panicking index in the crate.
-//! - **Stack-free**: decoding, encoding, cloning, comparing, printing and dropping a
-//!   [`Value`] walk an explicit heap stack; input cannot make the native stack grow.
-//! - **Allocation-capped**: claimed lengths are checked against [`Limits`] and against the
-//!   bytes left before anything is reserved, and every byte the decode allocates is charged
-//!   to `max_alloc_bytes` before it is requested.
+//!   missing; the crate has no `unsafe` and no panicking index.
+//! - **Stack-free**: decoding, encoding, cloning, comparing, printing and dropping a value walk
+//!   an explicit heap stack, so a document nested a million deep is handled on a 64 KiB
+//!   thread. Typed decoding, where serde recurses through your types, is bounded by the same
+//!   `max_depth`.
+//! - **Allocation-capped**: a claimed length is checked against the `Limits` and against the
+//!   bytes left before anything is reserved, and every heap byte a decode allocates is charged
+//!   to `max_alloc_bytes` before it is requested. `Limits::default()` is what a server facing
+//!   the internet should use.
+//! - **Errors that say what, where and how deep**: `array length 4294967295 exceeds
+//!   max_array_len 1048576 at byte 0, depth 0`.
 //!
 //! ```
 //! use hardpack::{decode, encode, Decoder, ErrorKind, Limit, Limits, Value};
 //!
-//! let value = decode(&[0x92, 0x01, 0xa1, b'a'])?;
+//! let value = decode(&[0x92, 0x01, 0xa1, b'a'])?; // [1, "a"]
 //! assert_eq!(value, Value::from(vec![Value::from(1u8), Value::from("a")]));
-//! assert_eq!(encode(&value)?, [0x92, 0x01, 0xa1, b'a']);
+//! assert_eq!(value[1].as_str(), Some("a"));
+//! assert_eq!(encode(&value)?, [0x92, 0x01, 0xa1, b'a']); // always the smallest form
 //!
 //! // An array claiming 4294967295 elements in five bytes is refused before any allocation.
 //! let err = decode(&[0xdd, 0xff, 0xff, 0xff, 0xff]).unwrap_err();
@@ -26,24 +34,65 @@
 //! );
 //!
 //! // Limits are per decoder.
-//! let strict = Decoder::new(Limits::default().with(Limit::Depth, 1));
+//! let shallow = Decoder::new(Limits::default().with(Limit::Depth, 1));
 //! assert!(matches!(
-//!     strict.decode(&[0x91, 0x90]).unwrap_err().kind(),
+//!     shallow.decode(&[0x91, 0x90]).unwrap_err().kind(),
 //!     ErrorKind::LimitExceeded { limit: Limit::Depth, max: 1, claimed: 2 }
 //! ));
 //! # Ok::<(), Box<dyn core::error::Error>>(())
 //! ```
 //!
-//! ## `no_std`
-//! With `default-features = false` the crate is `no_std` + `alloc` (CI builds it for
-//! `thumbv7em-none-eabihf`). The `std` feature (on by default) adds `From<HashMap>` for
-//! values; `Error` implements `core::error::Error` either way.
+//! With the `serde` feature, your own types, under the same limits:
+//!
+//! ```
+//! # #[cfg(feature = "serde")] {
+//! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+//! struct Request {
+//!     id: u64,
+//!     method: String,
+//!     params: hardpack::Value, // any document
+//! }
+//!
+//! let request = Request { id: 7, method: "sum".into(), params: hardpack::msgpack!([1, 2]) };
+//! let bytes = hardpack::to_vec(&request)?; // rmp-serde's format: a struct is an array
+//! assert_eq!(hardpack::from_slice::<Request>(&bytes)?, request);
+//!
+//! // 100,000 nested arrays where `params` should be: refused at the depth limit.
+//! let mut bomb = vec![0x93, 0x07, 0xa3, b's', b'u', b'm'];
+//! bomb.extend(std::iter::repeat(0x91).take(100_000));
+//! let err = hardpack::from_slice::<Request>(&bomb).unwrap_err();
+//! assert_eq!(err.to_string(), "nesting depth 129 exceeds max_depth 128 at byte 133, depth 128");
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Where to read on
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | `decode` | `Decoder` and the free functions: owned `decode`, borrowed `decode_ref`, `validate`/`skip` (nothing built), strict mode, the `TokenReader` |
+//! | `limits` | `Limits`: each limit, its default and why, and what the budget charges |
+//! | `value` | `Value` and `ValueRef`: reading a document, building one, the `msgpack!` macro |
+//! | `de`, `ser` | serde (feature `serde`): `from_slice`, `to_vec`, rmp-serde's wire format, depth and budget on the typed path |
+//! | `stream` | `StreamDecoder` for bytes that arrive over time, `io::Read` helpers, the tokio codec (feature `tokio`) |
+//! | `encode` | `encode`: any value, any depth, in its smallest form |
+//! | `error` | `Error`: kind, byte offset, depth |
+//!
+//! ## Features
+//!
+//! - `std` (default): `io::Read`/`BufRead` helpers, `From<HashMap>`. Without it the crate is
+//!   `no_std` + `alloc`; `Error` implements `core::error::Error` either way.
+//! - `serde`: typed decoding and encoding, wire-compatible with rmp-serde.
+//! - `tokio`: a `tokio_util` codec over the stream decoder.
+//! - `rmpv`: conversion to and from `rmpv::Value`.
 //!
 //! ## What is still unbounded
-//! Encoding appends to a `Vec<u8>` whose growth is the caller's to bound (it is at most a
-//! few bytes more than the input that produced a decoded value). Building `Value`s by hand is
-//! not limited. `Drop` of a value may allocate a traversal stack of up to
-//! [`DROP_RESERVE_PER_CONTAINER`] bytes per nested container; decoding charges that in advance.
+//!
+//! Encoding appends to a `Vec<u8>` whose growth is the caller's to bound (at most a few bytes
+//! more than the input that produced a decoded value). Building values by hand is not
+//! limited. What your own types allocate on the typed path is charged at `size_of` of each
+//! element serde hands them (see `de`), and a collection may reserve up to serde's own cap
+//! from a size hint before its elements arrive.
 
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![forbid(unsafe_code)]
@@ -80,49 +129,33 @@ pub mod __private {
 // The layers, each using only those above it: `wire` (cursor, headers read and written) and
 // `limits`/`error` (plain configuration and errors) know no tree; `value` is the tree (its
 // walk, assembler, drop) and calls no decoder; `decode` reads the wire into a tree under the
-// limits; `encode` walks a tree onto the wire.
+// limits; `encode` walks a tree onto the wire; `stream`, `de` and `ser` are surfaces on the
+// same reader and writer.
 mod invariant;
 mod wire;
 
-mod error;
-mod limits;
-mod timestamp;
+pub mod error;
+pub mod limits;
+pub mod timestamp;
 
-mod value;
+pub mod value;
 
-mod decode;
-mod encode;
-#[cfg(feature = "rmpv")]
-mod rmpv_conv;
-mod stream;
 #[cfg(feature = "serde")]
-mod typed;
+pub mod de;
+pub mod decode;
+pub mod encode;
+#[cfg(feature = "rmpv")]
+#[path = "rmpv_conv.rs"]
+pub mod rmpv;
+#[cfg(feature = "serde")]
+pub mod ser;
+pub mod stream;
 
-pub use decode::{
-    decode, decode_prefix, decode_ref, decode_ref_prefix, skip, validate, DecodeStats, Decoder,
-    InvalidUtf8, TokenReader, INLINE_DEPTH,
-};
-pub use encode::{encode, encode_into};
-pub use error::{EncodeError, EncodeErrorKind, Error, ErrorKind, LengthOf, TimestampError};
+pub use decode::{decode, decode_prefix, decode_ref, validate, Decoder};
+pub use encode::encode;
+pub use error::{Error, ErrorKind};
 pub use limits::{Limit, Limits};
-#[cfg(feature = "rmpv")]
-pub use rmpv_conv::{from_rmpv, to_rmpv};
-#[cfg(feature = "tokio")]
-pub use stream::Codec;
-#[cfg(all(feature = "tokio", feature = "serde"))]
-pub use stream::TypedCodec;
-pub use stream::{default_max_buffer_bytes, StreamDecoder, BUFFER_MARGIN};
-#[cfg(feature = "std")]
-pub use stream::{read_value, ReadValues};
-pub use timestamp::{Timestamp, TIMESTAMP_EXT_TYPE};
+pub use stream::StreamDecoder;
+pub use value::{Value, ValueRef};
 #[cfg(feature = "serde")]
-pub use typed::{
-    from_slice, to_vec, to_vec_named, Compound, DeError, Deserializer, Serializer, EXT_STRUCT_NAME,
-    HINT_ELEMENT_BYTES, SERIALIZE_MAX_DEPTH,
-};
-#[cfg(all(feature = "serde", feature = "std"))]
-pub use typed::{to_writer, TO_WRITER_CHUNK};
-pub use value::{
-    Array, Ext, Index, Integer, Map, MapIndex, Node, Shape, Str, Token, TryFromValueError, Value,
-    ValueBuilder, ValueRef, DROP_RESERVE_PER_CONTAINER,
-};
+pub use {de::from_slice, ser::to_vec};

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-/// One of the configurable limits of [`Limits`](Limits).
+/// One of the configurable limits of [`Limits`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Limit {
@@ -35,7 +35,7 @@ impl Limit {
         Limit::AllocBytes,
     ];
 
-    /// The field name in [`Limits`](Limits), e.g. `max_array_len`.
+    /// The field name in [`Limits`], e.g. `max_array_len`.
     pub const fn name(self) -> &'static str {
         match self {
             Limit::Depth => "max_depth",
@@ -88,7 +88,7 @@ impl fmt::Display for Limit {
 /// What is charged against `max_alloc_bytes`: every byte the decoded value owns (str, bin and
 /// ext payloads; `size_of::<Value>()` per array element, twice that per map entry), the
 /// decoder's own work stacks, and a reservation per non-empty container for the traversal
-/// stack that dropping it may need (see [`DROP_RESERVE_PER_CONTAINER`](crate::DROP_RESERVE_PER_CONTAINER)). Charges are made before
+/// stack that dropping it may need (see [`DROP_RESERVE_PER_CONTAINER`](crate::value::DROP_RESERVE_PER_CONTAINER)). Charges are made before
 /// the memory is requested, so a decode never holds more heap than `max_alloc_bytes`
 /// (measured as requested bytes; allocator bookkeeping is not counted).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -2,8 +2,8 @@
 //! and value, on the attacks and on random bytes; a `ValueRef` is walked without recursion.
 
 use hardpack::{
-    decode, decode_prefix, decode_ref, encode, Decoder, Error, ErrorKind, Limit, Limits, Token,
-    TokenReader, Value,
+    decode, decode::Token, decode::TokenReader, decode_prefix, decode_ref, encode, Decoder, Error,
+    ErrorKind, Limit, Limits, Value,
 };
 use proptest::prelude::*;
 
@@ -137,7 +137,7 @@ fn a_million_empty_maps_cost_one_tape_item_each() {
 #[test]
 fn the_free_functions_decode_with_the_default_limits() {
     let input = [0x92, 0xa2, b'h', b'i', 0xc3, 0xc0];
-    let (doc, used) = hardpack::decode_ref_prefix(&input).unwrap();
+    let (doc, used) = hardpack::decode::decode_ref_prefix(&input).unwrap();
     assert_eq!(used, 5);
     assert_eq!(doc.to_owned(), decode(&input[..5]).unwrap());
     assert_eq!(
@@ -149,7 +149,10 @@ fn the_free_functions_decode_with_the_default_limits() {
     deep.push(0xc0);
     let expected = Decoder::default().decode_ref_prefix(&deep).unwrap_err();
     assert_eq!(expected.limit(), Some(Limit::Depth));
-    assert_eq!(hardpack::decode_ref_prefix(&deep).unwrap_err(), expected);
+    assert_eq!(
+        hardpack::decode::decode_ref_prefix(&deep).unwrap_err(),
+        expected
+    );
 }
 
 #[test]
@@ -237,7 +240,7 @@ proptest! {
 
 #[test]
 fn after_a_refusal_the_token_reader_stands_at_the_start_of_the_refused_item() {
-    use hardpack::{Limits, TokenReader};
+    use hardpack::{decode::TokenReader, Limits};
     // [1, "ab" cut after one byte of its body]
     let input = [0x92, 0x01, 0xa2, b'a'];
     let mut reader = TokenReader::new(&input, &Limits::default());

@@ -1,6 +1,6 @@
 //! Every format family and boundary of the MessagePack spec, decoded and encoded minimally.
 
-use hardpack::{decode, encode, Ext, Integer, Timestamp, Value};
+use hardpack::{decode, encode, timestamp::Timestamp, value::Ext, value::Integer, Value};
 
 fn hex(s: &str) -> Vec<u8> {
     let s: String = s.split_whitespace().collect();

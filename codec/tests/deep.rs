@@ -1,6 +1,6 @@
 //! A value nested a million deep survives every operation on a thread with a 64 KiB stack.
 
-use hardpack::{encode, Decoder, Limit, Limits, Value, ValueBuilder};
+use hardpack::{encode, value::ValueBuilder, Decoder, Limit, Limits, Value};
 
 const DEPTH: usize = 1_000_000;
 const SMALL_STACK: usize = 64 * 1024;

@@ -3,8 +3,8 @@
 use std::time::{Duration, Instant};
 
 use hardpack::{
-    decode, decode_prefix, encode, Decoder, ErrorKind, InvalidUtf8, Limit, Limits, TimestampError,
-    Value,
+    decode, decode::InvalidUtf8, decode_prefix, encode, error::TimestampError, Decoder, ErrorKind,
+    Limit, Limits, Value,
 };
 
 /// A generous bound: these inputs are refused after a few hundred bytes of work, so even a

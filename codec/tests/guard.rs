@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use hardpack::{validate, Limit, Limits};
+use hardpack::{validate, Limit};
 
 /// A stack small enough that rmp-serde's recursion (one set of frames per level, up to its
 /// own depth limit of 1024) overflows it in debug and release builds alike.
@@ -54,7 +54,7 @@ fn validate_refuses_what_overflows_rmp_serde() {
         out.status
     );
     // The guard: refused at the depth limit, before any decoder recurses.
-    let err = validate(&bomb(), &Limits::default()).unwrap_err();
+    let err = validate(&bomb()).unwrap_err();
     assert_eq!(err.limit(), Some(Limit::Depth));
     assert_eq!((err.offset(), err.depth()), (128, 128));
 }

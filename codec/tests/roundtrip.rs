@@ -1,7 +1,9 @@
 //! Property tests: any value round-trips and encodes minimally (as rmpv, which also always
 //! picks the smallest form); where rmpv and hardpack both accept an input, they agree.
 
-use hardpack::{decode, decode_prefix, encode, from_rmpv, to_rmpv, Decoder, Limits, Value};
+use hardpack::{
+    decode, decode_prefix, encode, rmpv::from_rmpv, rmpv::to_rmpv, Decoder, Limits, Value,
+};
 use proptest::prelude::*;
 
 mod common;

@@ -297,16 +297,13 @@ fn bytes_fed_after_finish_are_ignored() {
 
 #[test]
 fn the_default_buffer_is_the_longest_payload_the_limits_allow_and_a_margin() {
-    assert_eq!(hardpack::BUFFER_MARGIN, 64 << 10);
+    assert_eq!(hardpack::stream::BUFFER_MARGIN, 64 << 10);
     let limits = Limits::default()
         .with(Limit::StrLen, 1000)
         .with(Limit::BinLen, 3000)
         .with(Limit::ExtLen, 2000);
     let decoder = Decoder::new(limits.clone());
-    assert_eq!(
-        hardpack::default_max_buffer_bytes(&decoder),
-        3000 + (64 << 10)
-    );
+    assert_eq!(decoder.default_max_buffer_bytes(), 3000 + (64 << 10));
     let stream = StreamDecoder::new(decoder);
     assert_eq!(stream.max_buffer_bytes(), 3000 + (64 << 10));
     assert_eq!(stream.decoder().limits(), &limits);
@@ -316,7 +313,7 @@ fn the_default_buffer_is_the_longest_payload_the_limits_allow_and_a_margin() {
             .with(Limit::BinLen, 0)
             .with(Limit::ExtLen, 5),
     );
-    assert_eq!(hardpack::default_max_buffer_bytes(&ext), 5 + (64 << 10));
+    assert_eq!(ext.default_max_buffer_bytes(), 5 + (64 << 10));
 }
 
 #[test]
@@ -379,11 +376,11 @@ fn an_interrupted_read_is_retried_and_a_failed_one_is_an_io_error_where_it_happe
     let mut reader = Flaky::new(&bytes, None);
     for value in &values {
         assert_eq!(
-            hardpack::read_value(&mut reader, &decoder).as_ref(),
+            decoder.read_value(&mut reader).as_ref(),
             Ok(&Some(value.clone()))
         );
     }
-    assert_eq!(hardpack::read_value(&mut reader, &decoder), Ok(None));
+    assert_eq!(decoder.read_value(&mut reader), Ok(None));
     // [1, then a cut array: the reader fails after the fourth byte.
     let cut = [0x01, 0x92, 0x01, 0xa1];
     let socket_closed = ErrorKind::Io {
@@ -397,11 +394,8 @@ fn an_interrupted_read_is_retried_and_a_failed_one_is_an_io_error_where_it_happe
     let e = read[1].as_ref().unwrap_err();
     assert_eq!((e.kind(), e.offset()), (&socket_closed, 4));
     let mut reader = Flaky::new(&cut, Some(std::io::ErrorKind::ConnectionReset));
-    assert_eq!(
-        hardpack::read_value(&mut reader, &decoder),
-        Ok(Some(Value::from(1u8)))
-    );
-    let e = hardpack::read_value(&mut reader, &decoder).unwrap_err();
+    assert_eq!(decoder.read_value(&mut reader), Ok(Some(Value::from(1u8))));
+    let e = decoder.read_value(&mut reader).unwrap_err();
     // Offsets count from where this call started reading.
     assert_eq!((e.kind(), e.offset()), (&socket_closed, 3));
 }
@@ -414,14 +408,15 @@ fn read_value_consumes_exactly_one_value() {
     let mut reader = BufReader::with_capacity(2, &bytes[..]);
     let decoder = Decoder::default();
     assert_eq!(
-        hardpack::read_value(&mut reader, &decoder)
+        decoder
+            .read_value(&mut reader)
             .unwrap()
             .unwrap()
             .to_string(),
         "[1, 2]"
     );
     assert_eq!(
-        hardpack::read_value(&mut reader, &decoder).unwrap(),
+        decoder.read_value(&mut reader).unwrap(),
         Some(Value::from("z"))
     );
     let mut rest = Vec::new();
@@ -503,7 +498,7 @@ proptest! {
 fn a_str_of_invalid_utf8_fed_in_pieces_is_replaced_under_the_replace_policy() {
     // ["a\xffb"]: the value arrives in pieces, so the framer, not the slice decoder, reads it.
     let input = [0x91, 0xa3, b'a', 0xff, b'b'];
-    let decoder = Decoder::default().with_invalid_utf8(hardpack::InvalidUtf8::Replace);
+    let decoder = Decoder::default().with_invalid_utf8(hardpack::decode::InvalidUtf8::Replace);
     let whole = decoder.decode(&input).expect("replaced");
     let mut stream = StreamDecoder::new(decoder);
     for byte in input {

@@ -272,7 +272,10 @@ fn strict_bookkeeping_is_charged_the_same_on_the_owned_and_the_borrowed_decode()
 fn canonical_documents_pass() {
     let strict = Decoder::default().strict();
     let doc = Value::from_iter([
-        ("ts", Value::from(hardpack::Timestamp::new(1, 0).unwrap())),
+        (
+            "ts",
+            Value::from(hardpack::timestamp::Timestamp::new(1, 0).unwrap()),
+        ),
         ("n", Value::from(-1_000_000)),
         (
             "list",

@@ -2,7 +2,7 @@
 //! values in pieces, end of stream with and without a value cut short, and encoding.
 
 use bytes::BytesMut;
-use hardpack::{Codec, Decoder, TypedCodec, Value};
+use hardpack::{stream::Codec, stream::TypedCodec, Decoder, Value};
 use tokio_util::codec::{Decoder as _, Encoder as _};
 
 #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]

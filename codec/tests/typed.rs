@@ -105,14 +105,14 @@ proptest! {
     fn hardpack_writes_what_rmp_serde_writes(w in wide()) {
         let ours = hardpack::to_vec(&w).unwrap();
         prop_assert_eq!(&ours, &rmp_serde::to_vec(&w).unwrap());
-        prop_assert_eq!(hardpack::to_vec_named(&w).unwrap(), rmp_serde::to_vec_named(&w).unwrap());
+        prop_assert_eq!(hardpack::ser::to_vec_named(&w).unwrap(), rmp_serde::to_vec_named(&w).unwrap());
         // And rmp-serde reads it back (compared as bytes: a NaN is not equal to itself).
         let back: Wide = rmp_serde::from_slice(&ours).unwrap();
         prop_assert_eq!(rmp_serde::to_vec(&back).unwrap(), ours);
         // What hardpack writes is canonical (and these maps have unique str keys): strict mode
         // accepts it.
         let strict = hardpack::Decoder::default().strict();
-        let named = hardpack::to_vec_named(&w).unwrap();
+        let named = hardpack::ser::to_vec_named(&w).unwrap();
         prop_assert!(strict.decode(&named).is_ok(), "{:?}", strict.decode(&named));
     }
 
@@ -148,7 +148,7 @@ proptest! {
 
     #[test]
     fn a_timestamp_serializes_as_it_encodes(seconds in any::<i64>(), nanoseconds in 0u32..1_000_000_000) {
-        let ts = hardpack::Timestamp::new(seconds, nanoseconds).unwrap();
+        let ts = hardpack::timestamp::Timestamp::new(seconds, nanoseconds).unwrap();
         prop_assert_eq!(hardpack::to_vec(&ts).unwrap(), hardpack::encode(&hardpack::Value::from(ts)).unwrap());
     }
 
@@ -166,14 +166,14 @@ fn an_ext_goes_through_the_ext_newtype() {
     #[derive(Serialize)]
     #[serde(rename = "_ExtStruct")]
     struct Ext<'a>((i8, &'a serde_bytes::Bytes));
-    assert_eq!(hardpack::EXT_STRUCT_NAME, "_ExtStruct");
+    assert_eq!(hardpack::ser::EXT_STRUCT_NAME, "_ExtStruct");
     let ext = Ext((5, serde_bytes::Bytes::new(&[1, 2, 3, 4])));
     assert_eq!(hardpack::to_vec(&ext).unwrap(), [0xd6, 0x05, 1, 2, 3, 4]);
     assert_eq!(
         hardpack::to_vec(&ext).unwrap(),
         rmp_serde::to_vec(&ext).unwrap()
     );
-    let ts = hardpack::Timestamp::new(1, 0).unwrap();
+    let ts = hardpack::timestamp::Timestamp::new(1, 0).unwrap();
     assert_eq!(hardpack::to_vec(&ts).unwrap(), [0xd6, 0xff, 0, 0, 0, 1]);
     // Anything else inside the ext newtype is refused.
     #[derive(Serialize)]
@@ -188,7 +188,7 @@ fn an_ext_goes_through_the_ext_newtype() {
 
 #[test]
 fn a_timestamp_reads_back_from_ext_minus_1_and_nothing_else() {
-    use hardpack::Timestamp;
+    use hardpack::timestamp::Timestamp;
     let ts = Timestamp::new(1, 0).unwrap();
     assert_eq!(
         hardpack::from_slice::<Timestamp>(&[0xd6, 0xff, 0, 0, 0, 1]).unwrap(),
@@ -269,7 +269,7 @@ fn a_serialize_error_is_reported() {
         }
     }
     let err = hardpack::to_vec(&vec![Refuses]).unwrap_err();
-    assert_eq!(err.kind(), &hardpack::EncodeErrorKind::Custom);
+    assert_eq!(err.kind(), &hardpack::error::EncodeErrorKind::Custom);
     assert_eq!(err.to_string(), "no, thank you");
 }
 
@@ -644,7 +644,7 @@ fn an_ext_read_into_a_value_is_charged() {
 
 #[test]
 fn serializing_a_value_too_deep_for_serde_is_refused_before_it_recurses() {
-    let mut b = hardpack::ValueBuilder::new();
+    let mut b = hardpack::value::ValueBuilder::new();
     for _ in 0..1_000_000 {
         b.start_array(1);
     }
@@ -666,15 +666,16 @@ fn serializing_a_value_too_deep_for_serde_is_refused_before_it_recurses() {
         .join()
         .unwrap();
     // At the bound it serializes.
-    let mut b = hardpack::ValueBuilder::new();
-    for _ in 0..hardpack::SERIALIZE_MAX_DEPTH {
+    let mut b = hardpack::value::ValueBuilder::new();
+    for _ in 0..hardpack::ser::SERIALIZE_MAX_DEPTH {
         b.start_array(1);
     }
     let at_bound = b.push(hardpack::Value::Nil).unwrap();
     let encoded = hardpack::encode(&at_bound).unwrap();
     assert_eq!(hardpack::to_vec(&at_bound).unwrap(), encoded);
     let borrowed = hardpack::Decoder::new(
-        hardpack::Limits::default().with(hardpack::Limit::Depth, hardpack::SERIALIZE_MAX_DEPTH),
+        hardpack::Limits::default()
+            .with(hardpack::Limit::Depth, hardpack::ser::SERIALIZE_MAX_DEPTH),
     )
     .decode_ref(&encoded)
     .unwrap();
@@ -806,7 +807,7 @@ fn a_type_that_reads_half_an_entry_is_refused_where_the_entry_starts() {
             "the type read an enum's variant and not its content",
         ),
     ] {
-        let mut de = hardpack::Deserializer::new(&bytes, &hardpack::Limits::default());
+        let mut de = hardpack::de::Deserializer::new(&bytes, &hardpack::Limits::default());
         let err = seed.deserialize(&mut de).unwrap_err();
         assert_eq!(err.to_string(), format!("{message} at byte 0, depth 0"));
     }
@@ -817,7 +818,7 @@ fn a_type_that_leaves_map_entries_unread_is_refused_where_the_map_starts() {
     use serde::de::DeserializeSeed as _;
     // [{"A": 1, "B": 2}]: the type reads the first entry only.
     let bytes = [0x91, 0x82, 0xa1, b'A', 0x01, 0xa1, b'B', 0x02];
-    let mut de = hardpack::Deserializer::new(&bytes[1..], &hardpack::Limits::default());
+    let mut de = hardpack::de::Deserializer::new(&bytes[1..], &hardpack::Limits::default());
     let err = ReadsHalf::FirstEntry.deserialize(&mut de).unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -844,7 +845,7 @@ fn a_type_that_leaves_map_entries_unread_is_refused_where_the_map_starts() {
             d.deserialize_seq(Seq)
         }
     }
-    let mut de = hardpack::Deserializer::new(&bytes, &hardpack::Limits::default());
+    let mut de = hardpack::de::Deserializer::new(&bytes, &hardpack::Limits::default());
     let err = InArray.deserialize(&mut de).unwrap_err();
     assert_eq!((err.offset(), err.depth()), (1, 1), "{err}");
 }
@@ -885,7 +886,7 @@ fn a_type_that_drops_an_error_from_inside_a_container_is_refused_at_the_end() {
 
 #[test]
 fn strict_bookkeeping_is_charged_on_the_typed_decode_as_on_the_owned_one() {
-    use hardpack::{Decoder, Deserializer, Limits, Value};
+    use hardpack::{de::Deserializer, Decoder, Limits, Value};
     use serde::Deserialize as _;
     use std::collections::BTreeMap;
     let doc =
@@ -914,12 +915,12 @@ fn the_deserializer_s_error_is_one_pointer_holding_the_error_from_slice_returns(
     use serde::Deserialize as _;
     // A pointer, so that each field's `Result` comes back in registers.
     assert_eq!(
-        std::mem::size_of::<hardpack::DeError>(),
+        std::mem::size_of::<hardpack::de::DeError>(),
         std::mem::size_of::<usize>()
     );
     // [1, "x"] into (u8, u8): the str is refused at byte 2, depth 1.
     let bytes = [0x92, 0x01, 0xa1, b'x'];
-    let mut de = hardpack::Deserializer::new(&bytes, &hardpack::Limits::default());
+    let mut de = hardpack::de::Deserializer::new(&bytes, &hardpack::Limits::default());
     let through_serde = <(u8, u8)>::deserialize(&mut de).unwrap_err();
     assert_eq!((through_serde.offset(), through_serde.depth()), (2, 1));
     assert_eq!(through_serde.kind_name(), "custom");
@@ -935,7 +936,7 @@ fn a_deserializer_driven_directly_tells_where_it_stands_and_what_it_charged() {
     let bytes = [
         0x92, 0xa5, b'h', b'e', b'l', b'l', b'o', 0x93, 0x01, 0x02, 0x03, 0xc0,
     ];
-    let mut de = hardpack::Deserializer::new(&bytes, &hardpack::Limits::default());
+    let mut de = hardpack::de::Deserializer::new(&bytes, &hardpack::Limits::default());
     assert_eq!((de.position(), de.charged_bytes()), (0, 0));
     let (text, numbers) = <(String, Vec<u32>)>::deserialize(&mut de).unwrap();
     assert_eq!(
@@ -1048,7 +1049,7 @@ impl<'de> Deserialize<'de> for HintOf {
 
 #[test]
 fn size_hints_never_exceed_what_the_budget_or_the_input_can_hold() {
-    use hardpack::{Decoder, Limit, Limits, HINT_ELEMENT_BYTES};
+    use hardpack::{de::HINT_ELEMENT_BYTES, Decoder, Limit, Limits};
     // 1,000 nils.
     let mut bytes = vec![0xdc, 0x03, 0xe8];
     bytes.extend(std::iter::repeat_n(0xc0, 1_000));
@@ -1195,18 +1196,18 @@ fn to_writer_writes_what_to_vec_returns_even_when_called_from_inside_a_serialize
     impl Serialize for Nested {
         fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             let mut inner = Vec::new();
-            hardpack::to_writer(&mut inner, &self.0).map_err(serde::ser::Error::custom)?;
+            hardpack::ser::to_writer(&mut inner, &self.0).map_err(serde::ser::Error::custom)?;
             s.serialize_bytes(&inner)
         }
     }
     let big: Vec<u64> = (0..100_000).collect(); // past what the thread keeps between calls
     for _ in 0..2 {
         let mut out = Vec::new();
-        hardpack::to_writer(&mut out, &big).unwrap();
+        hardpack::ser::to_writer(&mut out, &big).unwrap();
         assert_eq!(out, hardpack::to_vec(&big).unwrap());
         let nested = Nested(vec![1, 2, 300]);
         let mut out = Vec::new();
-        hardpack::to_writer(&mut out, &nested).unwrap();
+        hardpack::ser::to_writer(&mut out, &nested).unwrap();
         assert_eq!(out, [0xc4, 6, 0x93, 1, 2, 0xcd, 0x01, 0x2c]);
         assert_eq!(out, hardpack::to_vec(&nested).unwrap());
     }
@@ -1220,10 +1221,10 @@ fn to_writer_writes_what_to_vec_returns_even_when_called_from_inside_a_serialize
             Ok(())
         }
     }
-    let err = hardpack::to_writer(&mut Broken, &1u8).unwrap_err();
+    let err = hardpack::ser::to_writer(&mut Broken, &1u8).unwrap_err();
     assert!(err.to_string().contains("disk full"), "{err}");
     let mut out = Vec::new();
-    hardpack::to_writer(&mut out, &1u8).unwrap();
+    hardpack::ser::to_writer(&mut out, &1u8).unwrap();
     assert_eq!(out, [1]);
 }
 
@@ -1258,7 +1259,7 @@ impl Writes {
 #[test]
 fn to_writer_writes_a_large_value_as_it_encodes_it_and_a_small_one_in_one_write() {
     let mut small = Writes::default();
-    hardpack::to_writer(&mut small, &(1u8, "two", [3.0f64; 4])).unwrap();
+    hardpack::ser::to_writer(&mut small, &(1u8, "two", [3.0f64; 4])).unwrap();
     assert_eq!(small.0.len(), 1, "a small value is one write");
     assert_eq!(
         small.concatenated(),
@@ -1269,22 +1270,22 @@ fn to_writer_writes_a_large_value_as_it_encodes_it_and_a_small_one_in_one_write(
     // element that crossed it), never held whole.
     let big: Vec<u64> = (0..1_000_000u64).map(|i| i << 33).collect();
     let mut writes = Writes::default();
-    hardpack::to_writer(&mut writes, &big).unwrap();
+    hardpack::ser::to_writer(&mut writes, &big).unwrap();
     let whole = hardpack::to_vec(&big).unwrap();
     assert_eq!(writes.concatenated(), whole);
     assert!(
-        writes.largest() <= hardpack::TO_WRITER_CHUNK + 9,
+        writes.largest() <= hardpack::ser::TO_WRITER_CHUNK + 9,
         "a write of {} bytes",
         writes.largest()
     );
-    assert!(writes.0.len() >= whole.len() / (hardpack::TO_WRITER_CHUNK + 9));
+    assert!(writes.0.len() >= whole.len() / (hardpack::ser::TO_WRITER_CHUNK + 9));
 
     // A map's entries are the points it may be cut at too.
     let map: BTreeMap<u32, String> = (0..50_000).map(|i| (i, format!("value {i}"))).collect();
     let mut writes = Writes::default();
-    hardpack::to_writer(&mut writes, &map).unwrap();
+    hardpack::ser::to_writer(&mut writes, &map).unwrap();
     assert_eq!(writes.concatenated(), hardpack::to_vec(&map).unwrap());
-    assert!(writes.0.len() > 1 && writes.largest() <= hardpack::TO_WRITER_CHUNK + 64);
+    assert!(writes.0.len() > 1 && writes.largest() <= hardpack::ser::TO_WRITER_CHUNK + 64);
 }
 
 /// A sequence of unknown length (`serialize_seq(None)`) of `len` elements, each a
@@ -1326,7 +1327,7 @@ fn to_writer_holds_a_sequence_of_unknown_length_until_its_header_is_known() {
     );
     let whole = hardpack::to_vec(&value).unwrap();
     let mut writes = Writes::default();
-    hardpack::to_writer(&mut writes, &value).unwrap();
+    hardpack::ser::to_writer(&mut writes, &value).unwrap();
     assert_eq!(writes.concatenated(), whole);
     type Pairs = Vec<(u32, String)>;
     let decoded: (Vec<u64>, Pairs, Vec<Pairs>) = hardpack::from_slice(&whole).unwrap();
@@ -1358,10 +1359,10 @@ fn to_writer_has_written_what_came_before_a_serialize_error_in_a_large_value() {
         }
     }
     let mut writes = Writes::default();
-    let err = hardpack::to_writer(&mut writes, &FailsAt(200_000)).unwrap_err();
+    let err = hardpack::ser::to_writer(&mut writes, &FailsAt(200_000)).unwrap_err();
     assert!(err.to_string().contains("element unavailable"), "{err}");
     let written = writes.concatenated();
-    assert!(written.len() >= hardpack::TO_WRITER_CHUNK);
+    assert!(written.len() >= hardpack::ser::TO_WRITER_CHUNK);
     assert_eq!(
         written[..3],
         [0xdd, 0x00, 0x0f],
@@ -1369,7 +1370,7 @@ fn to_writer_has_written_what_came_before_a_serialize_error_in_a_large_value() {
     );
     // A small value that fails writes nothing.
     let mut writes = Writes::default();
-    assert!(hardpack::to_writer(&mut writes, &FailsAt(10)).is_err());
+    assert!(hardpack::ser::to_writer(&mut writes, &FailsAt(10)).is_err());
     assert!(writes.0.is_empty());
 }
 
@@ -1453,13 +1454,13 @@ fn a_length_past_the_format_is_an_error_naming_it() {
         }
     }
     for (is_map, name, of) in [
-        (false, "array", hardpack::LengthOf::Array),
-        (true, "map", hardpack::LengthOf::Map),
+        (false, "array", hardpack::error::LengthOf::Array),
+        (true, "map", hardpack::error::LengthOf::Map),
     ] {
         let err = hardpack::to_vec(&Claims(is_map)).unwrap_err();
         assert_eq!(
             err.kind(),
-            &hardpack::EncodeErrorKind::TooLong {
+            &hardpack::error::EncodeErrorKind::TooLong {
                 of,
                 len: u32::MAX as usize + 1
             }

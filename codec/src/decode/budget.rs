@@ -215,9 +215,9 @@ impl Builder {
     pub(crate) fn open(&mut self, is_map: bool, len: usize) -> Result<bool, ErrorKind> {
         if len == 0 {
             let empty = if is_map {
-                Value::Map(crate::Map::default())
+                Value::Map(crate::value::Map::default())
             } else {
-                Value::Array(crate::Array::default())
+                Value::Array(crate::value::Array::default())
             };
             return Ok(self.values.complete(empty));
         }

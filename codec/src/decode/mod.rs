@@ -1,4 +1,4 @@
-//! The owned decoder: the reader (every check, in one place: [`read`]) feeding a budgeted
+//! The owned decoder: the reader (every check, in one place: the reader) feeding a budgeted
 //! builder, one loop, no recursion.
 
 mod borrowed;
@@ -9,6 +9,7 @@ pub(crate) mod strict;
 mod tokens;
 mod validate;
 
+pub use crate::value::token::Token;
 pub use borrowed::{decode_ref, decode_ref_prefix};
 pub use tokens::TokenReader;
 pub use validate::{skip, validate, INLINE_DEPTH};
@@ -72,7 +73,7 @@ impl Decoder {
     /// - a map key that is not a str ([`ErrorKind::NonStrKey`]);
     /// - a key that repeats an earlier key of the same map ([`ErrorKind::DuplicateKey`],
     ///   found when the map ends, at the later key): a reader that keeps the first of two
-    ///   equal keys ([`Map::get`](crate::Map::get)) and one that keeps the last (most serde
+    ///   equal keys ([`Map::get`](crate::value::Map::get)) and one that keeps the last (most serde
     ///   maps) can no longer disagree.
     ///
     /// What it keeps (the open containers, the keys of open maps: 32 bytes a key) is charged

@@ -45,7 +45,7 @@ pub(crate) fn grow_nesting(
 /// (`None`) at the end of the input between values. After an error it yields nothing more.
 ///
 /// ```
-/// use hardpack::{Limits, Token, TokenReader};
+/// use hardpack::{Limits, decode::Token, decode::TokenReader};
 ///
 /// let input = [0x92, 0xa2, b'h', b'i', 0xc4, 0x01, 0xff];
 /// let tokens: Vec<(usize, Token)> = TokenReader::new(&input, &Limits::default())

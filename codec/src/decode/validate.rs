@@ -235,36 +235,33 @@ impl Decoder {
     }
 }
 
-/// Checks that `input` is exactly one value that [`decode`](crate::decode) under `limits`
-/// would accept, without building it; returns its length. Use it as a guard in front of a
-/// decoder that recurses or trusts lengths:
+/// What [`decode`](crate::decode::decode) would answer for `input` under
+/// `Limits::default()`, without building the value: [`Decoder::validate`] with the default
+/// decoder. Use it as a guard in front of a decoder that recurses or trusts lengths:
 ///
 /// ```
-/// use hardpack::{validate, ErrorKind, Limit, Limits};
+/// use hardpack::{validate, Limit};
 ///
 /// // 100,000 nested arrays: rmp-serde would recurse once per level; this refuses at 129.
 /// let mut bomb = vec![0x91u8; 100_000];
 /// bomb.push(0xc0);
-/// let err = validate(&bomb, &Limits::default()).unwrap_err();
+/// let err = validate(&bomb).unwrap_err();
 /// assert_eq!(err.limit(), Some(Limit::Depth));
 /// assert_eq!((err.offset(), err.depth()), (128, 128));
 ///
-/// assert_eq!(validate(&[0x92, 0x01, 0xa1, b'a'], &Limits::default()), Ok(4));
+/// let stats = validate(&[0x92, 0x01, 0xa1, b'a'])?;
+/// assert_eq!(stats.consumed, 4);
+/// # Ok::<(), hardpack::Error>(())
 /// ```
-pub fn validate(input: &[u8], limits: &Limits) -> Result<usize, Error> {
-    Decoder::new(limits.clone())
-        .with_invalid_utf8(InvalidUtf8::Reject)
-        .validate(input)
-        .map(|stats| stats.consumed)
+pub fn validate(input: &[u8]) -> Result<DecodeStats, Error> {
+    Decoder::default().validate(input)
 }
 
-/// The length of the value at the start of `input`, checked as [`decode_prefix`](crate::decode_prefix)
-/// under `limits` would check it, without building it.
-pub fn skip(input: &[u8], limits: &Limits) -> Result<usize, Error> {
-    Decoder::new(limits.clone())
-        .with_invalid_utf8(InvalidUtf8::Reject)
-        .skip(input)
-        .map(|stats| stats.consumed)
+/// What [`decode_prefix`](crate::decode::decode_prefix) would answer for the value at the
+/// start of `input` under `Limits::default()`, without building it: [`Decoder::skip`] with
+/// the default decoder.
+pub fn skip(input: &[u8]) -> Result<DecodeStats, Error> {
+    Decoder::default().skip(input)
 }
 
 /// How far framing the value at the start of a buffer got.

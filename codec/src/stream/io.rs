@@ -111,51 +111,53 @@ impl<R: Read> Iterator for ReadValues<R> {
 
 impl<R: Read> core::iter::FusedIterator for ReadValues<R> {}
 
-/// Reads one value from `reader`, consuming exactly its bytes (what follows stays in the
-/// reader for the next call), under `decoder`'s limits and its default `max_buffer_bytes`.
-/// `Ok(None)` at the end of the input; an input that ends inside a value is an
-/// [`ErrorKind::UnexpectedEnd`](crate::ErrorKind::UnexpectedEnd). Error offsets count from
-/// where this call started reading.
-///
-/// ```
-/// use std::io::BufReader;
-///
-/// let bytes = [0x01, 0x92, 0xc2, 0xc3];
-/// let mut reader = BufReader::new(&bytes[..]);
-/// let decoder = hardpack::Decoder::default();
-/// assert_eq!(hardpack::read_value(&mut reader, &decoder)?, Some(hardpack::Value::from(1u8)));
-/// assert!(hardpack::read_value(&mut reader, &decoder)?.is_some());
-/// assert_eq!(hardpack::read_value(&mut reader, &decoder)?, None);
-/// # Ok::<(), hardpack::Error>(())
-/// ```
-pub fn read_value<R: BufRead>(reader: &mut R, decoder: &Decoder) -> Result<Option<Value>, Error> {
-    let mut stream = StreamDecoder::new(decoder.clone());
-    let mut fed = 0usize;
-    loop {
-        let chunk = loop {
-            match reader.fill_buf() {
-                Ok(chunk) => break chunk,
-                Err(e) if e.kind() == IoErrorKind::Interrupted => {}
-                Err(e) => return Err(Error::io(&e, fed)),
+impl Decoder {
+    /// Reads one value from `reader`, consuming exactly its bytes (what follows stays in the
+    /// reader for the next call), under this decoder's limits and its default `max_buffer_bytes`.
+    /// `Ok(None)` at the end of the input; an input that ends inside a value is an
+    /// [`ErrorKind::UnexpectedEnd`](crate::ErrorKind::UnexpectedEnd). Error offsets count from
+    /// where this call started reading.
+    ///
+    /// ```
+    /// use std::io::BufReader;
+    ///
+    /// let bytes = [0x01, 0x92, 0xc2, 0xc3];
+    /// let mut reader = BufReader::new(&bytes[..]);
+    /// let decoder = hardpack::Decoder::default();
+    /// assert_eq!(decoder.read_value(&mut reader)?, Some(hardpack::Value::from(1u8)));
+    /// assert!(decoder.read_value(&mut reader)?.is_some());
+    /// assert_eq!(decoder.read_value(&mut reader)?, None);
+    /// # Ok::<(), hardpack::Error>(())
+    /// ```
+    pub fn read_value<R: BufRead>(&self, reader: &mut R) -> Result<Option<Value>, Error> {
+        let mut stream = StreamDecoder::new(self.clone());
+        let mut fed = 0usize;
+        loop {
+            let chunk = loop {
+                match reader.fill_buf() {
+                    Ok(chunk) => break chunk,
+                    Err(e) if e.kind() == IoErrorKind::Interrupted => {}
+                    Err(e) => return Err(Error::io(&e, fed)),
+                }
+            };
+            if chunk.is_empty() {
+                stream.finish()?;
+                return stream.next();
             }
-        };
-        if chunk.is_empty() {
-            stream.finish()?;
-            return stream.next();
-        }
-        let len = chunk.len();
-        stream.feed(chunk);
-        match stream.next() {
-            Ok(Some(value)) => {
-                // Consume only this value's bytes of the chunk.
-                reader.consume(stream.consumed().saturating_sub(fed));
-                return Ok(Some(value));
+            let len = chunk.len();
+            stream.feed(chunk);
+            match stream.next() {
+                Ok(Some(value)) => {
+                    // Consume only this value's bytes of the chunk.
+                    reader.consume(stream.consumed().saturating_sub(fed));
+                    return Ok(Some(value));
+                }
+                Ok(None) => {
+                    reader.consume(len);
+                    fed = fed.saturating_add(len);
+                }
+                Err(e) => return Err(e),
             }
-            Ok(None) => {
-                reader.consume(len);
-                fed = fed.saturating_add(len);
-            }
-            Err(e) => return Err(e),
         }
     }
 }

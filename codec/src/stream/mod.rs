@@ -4,7 +4,7 @@
 //! and examining each byte a bounded number of times however the input is split.
 //!
 //! How: a value that arrived whole is decoded straight from the buffer. A value cut short is
-//! framed by the validator, resumable ([`Framer`]): it reads each item once, when the item
+//! framed by the validator, resumable: it reads each item once, when the item
 //! has arrived whole, with every check the decoder makes (limits, room, depth, UTF-8, the
 //! budget), and waits, without looking again, until the bytes the item lacks can have
 //! arrived. When the framer finds the value's end, the decoder decodes exactly those bytes.
@@ -23,7 +23,7 @@ mod io;
 mod tokio;
 
 #[cfg(feature = "std")]
-pub use io::{read_value, ReadValues};
+pub use io::ReadValues;
 #[cfg(feature = "tokio")]
 pub use tokio::Codec;
 #[cfg(all(feature = "tokio", feature = "serde"))]
@@ -33,16 +33,19 @@ pub use tokio::TypedCodec;
 /// value's headers and its other items, and a read's worth of the bytes after it.
 pub const BUFFER_MARGIN: usize = 64 << 10;
 
-/// The default `max_buffer_bytes` for `decoder`: its longest str, bin or ext, plus
-/// [`BUFFER_MARGIN`]. A value bigger than that (a long array of long strs) must be allowed
-/// explicitly with [`StreamDecoder::with_max_buffer_bytes`].
-pub fn default_max_buffer_bytes(decoder: &Decoder) -> usize {
-    let limits = decoder.limits();
-    limits
-        .max_str_len
-        .max(limits.max_bin_len)
-        .max(limits.max_ext_len)
-        .saturating_add(BUFFER_MARGIN)
+impl Decoder {
+    /// The `max_buffer_bytes` a [`StreamDecoder`] of this decoder has unless told otherwise:
+    /// the longest str, bin or ext the limits allow, plus [`BUFFER_MARGIN`]. A value bigger
+    /// than that (a long array of long strs) must be allowed explicitly with
+    /// [`StreamDecoder::with_max_buffer_bytes`].
+    pub fn default_max_buffer_bytes(&self) -> usize {
+        let limits = self.limits();
+        limits
+            .max_str_len
+            .max(limits.max_bin_len)
+            .max(limits.max_ext_len)
+            .saturating_add(BUFFER_MARGIN)
+    }
 }
 
 /// A resumable decoder for a stream of back-to-back values (MessagePack has no framing):
@@ -110,9 +113,9 @@ impl core::fmt::Debug for Framing {
 
 impl StreamDecoder {
     /// A stream decoder with `decoder`'s limits and options, holding at most
-    /// [`default_max_buffer_bytes`] for a value.
+    /// [`Decoder::default_max_buffer_bytes`] for a value.
     pub fn new(decoder: Decoder) -> Self {
-        let max_buffer_bytes = default_max_buffer_bytes(&decoder);
+        let max_buffer_bytes = decoder.default_max_buffer_bytes();
         StreamDecoder {
             decoder,
             max_buffer_bytes,

@@ -17,7 +17,7 @@ use crate::value::Value;
 /// ```
 /// use tokio_util::codec::Decoder as _;
 ///
-/// let mut codec = hardpack::Codec::new(hardpack::Decoder::default());
+/// let mut codec = hardpack::stream::Codec::new(hardpack::Decoder::default());
 /// let mut bytes = bytes::BytesMut::from(&[0x92, 0x01][..]);
 /// assert_eq!(codec.decode(&mut bytes)?, None); // waits for the rest
 /// bytes.extend_from_slice(&[0x02]);

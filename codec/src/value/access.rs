@@ -433,7 +433,8 @@ impl<'v> TryFrom<&'v Value> for &'v [u8] {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Ext, Timestamp, Value};
+    use crate::timestamp::Timestamp;
+    use crate::value::{Ext, Value};
 
     #[test]
     fn indexing_never_panics_and_finds_what_is_there() {

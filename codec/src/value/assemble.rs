@@ -45,7 +45,7 @@ pub(crate) fn stack_growth(open: usize, capacity: usize) -> Option<(usize, usize
 /// it.
 ///
 /// ```
-/// use hardpack::{Value, ValueBuilder};
+/// use hardpack::{Value, value::ValueBuilder};
 ///
 /// // [1, {"k": []}], one item at a time.
 /// let mut b = ValueBuilder::new();
@@ -254,7 +254,7 @@ impl ValueBuilder {
             Token::Str(Text::Borrowed(s)) => Value::Str(Str::from(s)),
             Token::Str(text @ Text::Checked(_)) => Value::Str(Str::from(text.as_str())),
             Token::Bin(b) => Value::Bin(b.into()),
-            Token::Ext(t, b) => Value::Ext(crate::Ext::new(t, b)),
+            Token::Ext(t, b) => Value::Ext(crate::value::Ext::new(t, b)),
             Token::Array(n) => return self.start_array(n),
             Token::Map(n) => return self.start_map(n),
         };

@@ -135,7 +135,7 @@ impl<'a> ValueRef<'a> {
     }
 
     /// Appends the smallest encoding of the document (the same bytes as
-    /// [`encode`](crate::encode) of its [`to_owned`](Self::to_owned)).
+    /// [`encode`](fn@crate::encode) of its [`to_owned`](Self::to_owned)).
     pub fn encode_into(&self, out: &mut Vec<u8>) {
         self.root().encode_into(out);
     }
@@ -302,7 +302,7 @@ impl<'t, 'a> Node<'t, 'a> {
     }
 
     /// The text, borrowed from the input, if this is a str. Text of up to 23 bytes is kept
-    /// as checked bytes and checked again here (15 ns or so, as for [`Str`](crate::Str)):
+    /// as checked bytes and checked again here (15 ns or so, as for [`Str`](crate::value::Str)):
     /// prefer [`as_str_bytes`](Self::as_str_bytes) or comparing bytes in hot loops.
     pub fn as_str(&self) -> Option<&'a str> {
         match *self.item() {

@@ -280,7 +280,8 @@ impl IntoIterator for Map {
 mod tests {
     use std::collections::BTreeMap;
 
-    use crate::{Timestamp, Value};
+    use crate::timestamp::Timestamp;
+    use crate::value::Value;
 
     #[test]
     fn rust_values_convert_to_the_matching_variant() {
@@ -301,7 +302,7 @@ mod tests {
 
     #[test]
     fn every_conversion_lands_in_its_variant_with_its_value() {
-        use crate::{Ext, Integer, Str};
+        use crate::value::{Ext, Integer, Str};
         let int = |v: Value| v.as_integer().map(Integer::as_i128);
         assert_eq!(int(Value::from(u8::MAX)), Some(255));
         assert_eq!(int(Value::from(u16::MAX)), Some(65_535));
@@ -340,9 +341,9 @@ mod tests {
             let hash_map = std::collections::HashMap::from([("only", 1u8)]);
             assert_eq!(Value::from(hash_map).to_string(), r#"{"only": 1}"#);
         }
-        let from_pairs: crate::Map = [("a", 1), ("a", 2)].into_iter().collect();
+        let from_pairs: crate::value::Map = [("a", 1), ("a", 2)].into_iter().collect();
         assert_eq!(from_pairs.len(), 2, "duplicates kept");
-        let from_items: crate::Array = ["x", "y"].into_iter().collect();
+        let from_items: crate::value::Array = ["x", "y"].into_iter().collect();
         assert_eq!(from_items[1], Value::from("y"));
     }
 

@@ -146,7 +146,8 @@ impl fmt::Debug for Map {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Ext, Timestamp, Value};
+    use crate::timestamp::Timestamp;
+    use crate::value::{Ext, Value};
 
     fn sample() -> Value {
         Value::from(vec![

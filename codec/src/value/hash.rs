@@ -82,7 +82,9 @@ mod tests {
     use std::collections::HashSet;
     use std::hash::{Hash, Hasher};
 
-    use crate::{decode, Ext, Timestamp, Value};
+    use crate::decode;
+    use crate::timestamp::Timestamp;
+    use crate::value::{Ext, Value};
 
     #[test]
     fn equal_values_hash_alike_whatever_their_wire_form() {

@@ -23,11 +23,11 @@
 #[macro_export]
 macro_rules! msgpack {
     (nil) => { $crate::Value::Nil };
-    ([]) => { $crate::Value::Array($crate::Array::default()) };
+    ([]) => { $crate::Value::Array($crate::value::Array::default()) };
     ([ $($items:tt)+ ]) => {
         $crate::Value::from($crate::msgpack!(@array [] $($items)+))
     };
-    ({}) => { $crate::Value::Map($crate::Map::default()) };
+    ({}) => { $crate::Value::Map($crate::value::Map::default()) };
     ({ $($entries:tt)+ }) => {
         $crate::Value::from($crate::msgpack!(@map [] $($entries)+))
     };

@@ -13,6 +13,8 @@ use crate::timestamp::Timestamp;
 mod access;
 pub(crate) mod assemble;
 pub(crate) mod borrowed;
+#[cfg(feature = "serde")]
+mod borrowed_de;
 mod convert;
 pub(crate) mod display;
 mod drop;
@@ -28,7 +30,6 @@ pub use assemble::ValueBuilder;
 pub use borrowed::{Node, ValueRef};
 pub use drop::DROP_RESERVE_PER_CONTAINER;
 pub use leaf::{Ext, Str};
-pub use token::Token;
 use walk::{Event, Root, Walk};
 
 /// A MessagePack value.
@@ -205,7 +206,7 @@ impl Value {
     /// recursion.
     ///
     /// ```
-    /// use hardpack::{decode, Shape};
+    /// use hardpack::{decode, value::Shape};
     ///
     /// let v = decode(&[0x92, 0x91, 0x90, 0x01])?; // [[[]], 1]
     /// assert_eq!(v.shape(), Shape { values: 4, containers: 3, max_depth: 3 });

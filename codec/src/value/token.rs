@@ -1,5 +1,5 @@
 //! [`Token`]: one item of MessagePack as it is on the wire, its payload borrowed, as the
-//! [`TokenReader`](crate::TokenReader) yields it and a [`ValueRef`](crate::ValueRef) keeps it.
+//! [`TokenReader`](crate::decode::TokenReader) yields it and a [`ValueRef`](crate::ValueRef) keeps it.
 
 use crate::prelude::*;
 
@@ -7,7 +7,7 @@ use crate::timestamp::Timestamp;
 use crate::value::walk::{self, Text};
 use crate::value::{Integer, Value};
 
-/// One item of MessagePack as the [`TokenReader`](crate::TokenReader) reads it: a scalar with its payload
+/// One item of MessagePack as the [`TokenReader`](crate::decode::TokenReader) reads it: a scalar with its payload
 /// borrowed from the input, or the start of an array or map with its count (elements for an
 /// array, key-value pairs for a map), whose children are the tokens that follow.
 #[derive(Clone, Copy, Debug)]
@@ -109,7 +109,7 @@ pub(crate) fn narrow(len: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Ext;
+    use crate::value::Ext;
 
     #[test]
     fn tokens_are_equal_only_with_the_same_kind_and_payload() {

@@ -1,7 +1,7 @@
 //! What several test files share (each uses some of it).
 #![allow(dead_code)]
 
-use hardpack::{Ext, Timestamp, Value};
+use hardpack::{timestamp::Timestamp, value::Ext, Value};
 use proptest::prelude::*;
 
 /// The attacks every surface must give the owned decoder's verdict on: huge claims, the

@@ -18,7 +18,9 @@
 //!   `UnexpectedEnd` with the shortfall as `needed`, at the container), then the depth (the
 //!   container would be at one more than the containers open around it).
 
-use hardpack::{ErrorKind, Ext, Limit, Limits, Timestamp, TimestampError, Value};
+use hardpack::{
+    error::TimestampError, timestamp::Timestamp, value::Ext, ErrorKind, Limit, Limits, Value,
+};
 
 /// The model's error: what the codec's `Error` must equal.
 #[derive(Clone, Debug, PartialEq, Eq)]

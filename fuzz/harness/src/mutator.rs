@@ -18,7 +18,7 @@
 //! mutation, as libFuzzer requires. `HARDPACK_MUTATOR=bytes` turns the structure off (every
 //! mutation byte-level), to measure what it adds.
 
-use hardpack::{Limit, Limits, Token, TokenReader};
+use hardpack::{decode::Token, decode::TokenReader, Limit, Limits};
 
 /// An item of the payload: where it starts, where its header ends, where its whole value
 /// ends (after every descendant), what it is, and the container it is in.

@@ -109,7 +109,7 @@ pub fn deserialize_bytes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::
 impl Any {
     /// The same value as a `Value` (built without recursion from a walk of this one).
     pub fn to_value(&self) -> Value {
-        let mut builder = hardpack::ValueBuilder::new();
+        let mut builder = hardpack::value::ValueBuilder::new();
         let mut stack: Vec<&Any> = vec![self];
         while let Some(any) = stack.pop() {
             let done = match any {
@@ -121,16 +121,16 @@ impl Any {
                 Any::F64(x) => builder.push(Value::F64(*x)),
                 Any::Str(s) => builder.push(Value::from(s.as_str())),
                 Any::Bin(b) => builder.push(Value::Bin(b.clone().into())),
-                Any::Ext(t, d) if *t == hardpack::TIMESTAMP_EXT_TYPE => {
+                Any::Ext(t, d) if *t == hardpack::timestamp::TIMESTAMP_EXT_TYPE => {
                     match hardpack::decode(
-                        &hardpack::encode(&Value::Ext(hardpack::Ext::new(*t, d)))
+                        &hardpack::encode(&Value::Ext(hardpack::value::Ext::new(*t, d)))
                             .unwrap_or_default(),
                     ) {
                         Ok(v) => builder.push(v),
-                        Err(_) => builder.push(Value::Ext(hardpack::Ext::new(*t, d))),
+                        Err(_) => builder.push(Value::Ext(hardpack::value::Ext::new(*t, d))),
                     }
                 }
-                Any::Ext(t, d) => builder.push(Value::Ext(hardpack::Ext::new(*t, d))),
+                Any::Ext(t, d) => builder.push(Value::Ext(hardpack::value::Ext::new(*t, d))),
                 Any::Array(items) => {
                     stack.extend(items.iter().rev());
                     builder.start_array(items.len())

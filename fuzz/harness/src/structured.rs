@@ -2,7 +2,7 @@
 //! iteratively, so a description can be as deep as the fuzzer likes.
 
 use arbitrary::{Arbitrary, Unstructured};
-use hardpack::{Ext, Integer, Timestamp, Value, ValueBuilder};
+use hardpack::{timestamp::Timestamp, value::Ext, value::Integer, value::ValueBuilder, Value};
 
 /// One node of a value in pre-order: a scalar, or a container followed by its children.
 #[derive(Arbitrary, Debug, Clone)]

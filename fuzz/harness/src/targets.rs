@@ -6,7 +6,8 @@
 use std::sync::OnceLock;
 
 use hardpack::{
-    encode, from_rmpv, DecodeStats, Decoder, ErrorKind, InvalidUtf8, Limit, Limits, Shape, Value,
+    decode::DecodeStats, decode::InvalidUtf8, encode, rmpv::from_rmpv, value::Shape, Decoder,
+    ErrorKind, Limit, Limits, Value,
 };
 
 use crate::alloc_meter;
@@ -459,20 +460,20 @@ fn documented_charge(value: &Value) -> (usize, usize, usize) {
         match v {
             Value::Array(items) if !items.is_empty() => {
                 slots += items.len() * std::mem::size_of::<Value>();
-                charge += hardpack::DROP_RESERVE_PER_CONTAINER;
+                charge += hardpack::value::DROP_RESERVE_PER_CONTAINER;
                 deepest = deepest.max(depth + 1);
                 stack.extend(items.iter().map(|c| (c, depth + 1)));
             }
             Value::Map(entries) if !entries.is_empty() => {
                 slots += entries.len() * std::mem::size_of::<(Value, Value)>();
-                charge += hardpack::DROP_RESERVE_PER_CONTAINER;
+                charge += hardpack::value::DROP_RESERVE_PER_CONTAINER;
                 deepest = deepest.max(depth + 1);
                 for (k, c) in entries.iter() {
                     stack.push((k, depth + 1));
                     stack.push((c, depth + 1));
                 }
             }
-            Value::Str(s) if s.len() > hardpack::Str::INLINE_CAPACITY => charge += s.len(),
+            Value::Str(s) if s.len() > hardpack::value::Str::INLINE_CAPACITY => charge += s.len(),
             Value::Bin(b) => charge += b.len(),
             Value::Ext(e) => charge += e.data().len() + 1,
             _ => {}
@@ -593,7 +594,7 @@ pub fn validate_agrees(data: &[u8]) -> Outcome {
     for policy in [InvalidUtf8::Reject, InvalidUtf8::Replace] {
         let decoder = Decoder::new(limits.clone()).with_invalid_utf8(policy);
         let (skipped, cost) = alloc_meter::measure(|| decoder.skip(payload));
-        let most = usize::from(limits.max_depth > hardpack::INLINE_DEPTH);
+        let most = usize::from(limits.max_depth > hardpack::decode::INLINE_DEPTH);
         assert!(
             cost.allocations <= most,
             "skip ({policy:?}) made {} heap allocations with max_depth {} (at most {most})",
@@ -700,9 +701,9 @@ pub fn value_ref_agrees(data: &[u8]) -> Outcome {
 fn first_value_tokens<'a>(
     input: &'a [u8],
     limits: &Limits,
-    tokens: &mut Vec<hardpack::Token<'a>>,
+    tokens: &mut Vec<hardpack::decode::Token<'a>>,
 ) -> Result<usize, hardpack::Error> {
-    let mut reader = hardpack::TokenReader::new(input, limits);
+    let mut reader = hardpack::decode::TokenReader::new(input, limits);
     while let Some((_, token)) = reader.next_token()? {
         tokens.push(token);
         if reader.depth() == 0 {
@@ -894,7 +895,7 @@ struct WideStruct<'a> {
     maybe: Option<Box<WideStruct<'a>>>,
     list: Vec<u16>,
     map: std::collections::BTreeMap<String, i32>,
-    when: Option<hardpack::Timestamp>,
+    when: Option<hardpack::timestamp::Timestamp>,
     tuple: (u8, char),
 }
 
@@ -944,7 +945,7 @@ mod serde_bytes_field {
 }
 
 /// Heap typed decoding may hold beyond twice the budget: serde reserves up to 1 MiB per open
-/// collection from a hint (see `hardpack::HINT_ELEMENT_BYTES`); the fuzzer's inputs keep
+/// collection from a hint (see `hardpack::de::HINT_ELEMENT_BYTES`); the fuzzer's inputs keep
 /// that far smaller, so the bound asserted is this, per open level.
 pub const SERDE_SLACK_PER_LEVEL: usize = 1 << 20;
 
@@ -986,7 +987,7 @@ pub fn serde_typed(data: &[u8]) -> Outcome {
         serializes_as_encode("to_vec(&Value)", hardpack::to_vec(value), value, depth);
         serializes_as_encode("to_vec(&ValueRef)", hardpack::to_vec(doc), value, depth);
         let mut written = Vec::new();
-        let to_writer = hardpack::to_writer(&mut written, doc).map(|()| written);
+        let to_writer = hardpack::ser::to_writer(&mut written, doc).map(|()| written);
         serializes_as_encode("to_writer(&ValueRef)", to_writer, value, depth);
     }
     let (wide, cost) = alloc_meter::measure(|| decoder.from_slice::<WideStruct>(payload).map(drop));
@@ -1032,7 +1033,7 @@ pub fn serde_typed(data: &[u8]) -> Outcome {
 /// native recursion may go, refused for its depth alone.
 fn serializes_as_encode(
     what: &str,
-    serialized: Result<Vec<u8>, hardpack::EncodeError>,
+    serialized: Result<Vec<u8>, hardpack::error::EncodeError>,
     value: &Value,
     depth: usize,
 ) {
@@ -1042,7 +1043,7 @@ fn serializes_as_encode(
             "{what} wrote other bytes than encode"
         ),
         Err(e) => assert!(
-            depth > hardpack::SERIALIZE_MAX_DEPTH,
+            depth > hardpack::ser::SERIALIZE_MAX_DEPTH,
             "{what} refused a value {depth} deep: {e}"
         ),
     }
@@ -1340,7 +1341,8 @@ pub fn roundtrip_structured(data: &[u8]) -> Outcome {
     // rmpv's own drop recurses; its depth limit keeps the comparison to shapes it can hold.
     if value.shape().max_depth < rmpv_depth_limit() {
         let mut theirs = Vec::new();
-        rmpv::encode::write_value(&mut theirs, &hardpack::to_rmpv(&value)).expect("rmpv encodes");
+        rmpv::encode::write_value(&mut theirs, &hardpack::rmpv::to_rmpv(&value))
+            .expect("rmpv encodes");
         assert_eq!(
             encoded, theirs,
             "hardpack and rmpv encode the same value differently"

@@ -170,7 +170,7 @@ fn dropping_a_value_stays_within_the_reserve_it_was_charged() {
         let (value, stats) = decoder.decode_with_stats(&doc).unwrap();
         let containers = value.shape().containers;
         let ((), dropped) = alloc_meter::measure(|| drop(value));
-        let reserve = hardpack::DROP_RESERVE_PER_CONTAINER * containers;
+        let reserve = hardpack::value::DROP_RESERVE_PER_CONTAINER * containers;
         println!(
             "{containers} containers: charged {} bytes, drop stack peak {} bytes (reserve {reserve})",
             stats.charged_bytes, dropped.peak_bytes

@@ -29,10 +29,10 @@ fn to_writer_keeps_a_buffer_of_up_to_64_kib_for_the_next_call_and_no_larger() {
     assert!(alloc_meter::is_installed());
     // Room for everything written below: the writer itself never allocates.
     let mut out = Vec::with_capacity(4 << 20);
-    hardpack::to_writer(&mut out, &small()).unwrap(); // makes the thread's buffer
+    hardpack::ser::to_writer(&mut out, &small()).unwrap(); // makes the thread's buffer
 
     out.clear();
-    let (_, cost) = alloc_meter::measure(|| hardpack::to_writer(&mut out, &small()).unwrap());
+    let (_, cost) = alloc_meter::measure(|| hardpack::ser::to_writer(&mut out, &small()).unwrap());
     assert_eq!(
         cost.allocations, 0,
         "a small message once the buffer exists: {cost:?}"
@@ -40,16 +40,16 @@ fn to_writer_keeps_a_buffer_of_up_to_64_kib_for_the_next_call_and_no_larger() {
 
     // 5,000 u64 of 9 bytes: written in chunks of 32 KiB, the buffer grown to 64 KiB, and kept.
     out.clear();
-    hardpack::to_writer(&mut out, &vec![u64::MAX; 5_000]).unwrap();
+    hardpack::ser::to_writer(&mut out, &vec![u64::MAX; 5_000]).unwrap();
     assert_eq!(out.len(), 3 + 5_000 * 9);
     out.clear();
-    let (_, cost) = alloc_meter::measure(|| hardpack::to_writer(&mut out, &small()).unwrap());
+    let (_, cost) = alloc_meter::measure(|| hardpack::ser::to_writer(&mut out, &small()).unwrap());
     assert_eq!(cost.allocations, 0, "after a 45 KB value: {cost:?}");
 
     // 1.8 MB held whole (its header goes in front of it): that buffer is not kept.
     out.clear();
     let (_, cost) = alloc_meter::measure(|| {
-        hardpack::to_writer(&mut out, &UnknownLength { len: 200_000 }).unwrap()
+        hardpack::ser::to_writer(&mut out, &UnknownLength { len: 200_000 }).unwrap()
     });
     assert_eq!(out.len(), 5 + 200_000 * 9);
     assert!(

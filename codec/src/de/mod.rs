@@ -14,9 +14,9 @@
 //!   the sizes hinted to the visitors never exceed the elements the input left can hold (one
 //!   byte each) nor the bytes the budget has left. serde itself caps what a collection reserves
 //!   from a hint at 1 MiB, the one allocation charged after it is made.
-//! - The wire format is rmp-serde's (see [`ser`](super::ser)): a struct reads from an array
+//! - The wire format is rmp-serde's (see [`ser`](crate::ser)): a struct reads from an array
 //!   or a map, an enum from a str (unit variant) or a one-entry map, an ext from the
-//!   [`EXT_STRUCT_NAME`](super::EXT_STRUCT_NAME) newtype; and, as rmp-serde reads it, a bin
+//!   [`EXT_STRUCT_NAME`](crate::ser::EXT_STRUCT_NAME) newtype; and, as rmp-serde reads it, a bin
 //!   handed to a type that asks for a sequence, tuple or struct is the sequence of its bytes
 //!   (a `Vec<u8>` without `serde_bytes` reads a bin), each byte charged as an element.
 
@@ -390,7 +390,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     }
 
     /// For `i128` (`SIGNED`) and `u128`: an integer of any width, or a bin of 16 bytes, the
-    /// big-endian form rmp-serde and [`Serializer`](super::Serializer) write for them (rmp-serde
+    /// big-endian form rmp-serde and [`Serializer`](crate::ser::Serializer) write for them (rmp-serde
     /// reads it from a bin 8; any bin width is taken here, as elsewhere outside strict mode).
     /// A bin of another length goes to the visitor as bytes, which it refuses.
     fn visit_wide_integer<const SIGNED: bool, V: Visitor<'de>>(
@@ -1072,7 +1072,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        if name == super::EXT_STRUCT_NAME {
+        if name == crate::ser::EXT_STRUCT_NAME {
             return self.visit_next::<false, V>(visitor, false);
         }
         self.within_wrapper(|de| visitor.visit_newtype_struct(de))
@@ -1276,7 +1276,7 @@ pub fn from_slice<'de, T: Deserialize<'de>>(input: &'de [u8]) -> Result<T, Error
 
 impl Decoder {
     /// Decodes exactly one value of type `T` from `input` under this decoder's limits and, in
-    /// strict mode, its checks (see [`from_slice`](crate::from_slice)). The invalid-UTF-8
+    /// strict mode, its checks (see [`from_slice`]). The invalid-UTF-8
     /// policy does not apply to typed decoding: strs are borrowed, so invalid UTF-8 is
     /// always refused.
     pub fn from_slice<'de, T: Deserialize<'de>>(&self, input: &'de [u8]) -> Result<T, Error> {
@@ -1415,7 +1415,7 @@ impl<'de> Deserialize<'de> for Timestamp {
                     .map_err(|e| de::Error::custom(format!("invalid timestamp: {e:?}")))
             }
         }
-        deserializer.deserialize_newtype_struct(super::EXT_STRUCT_NAME, TimestampVisitor)
+        deserializer.deserialize_newtype_struct(crate::ser::EXT_STRUCT_NAME, TimestampVisitor)
     }
 }
 

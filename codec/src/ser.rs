@@ -1,4 +1,4 @@
-//! The serde serializer: every value in its smallest form (as [`encode`](crate::encode)
+//! The serde serializer: every value in its smallest form (as [`encode`](fn@crate::encode)
 //! writes it), and rmp-serde's conventions for what MessagePack has no notation for, so that
 //! either library reads what the other wrote:
 //!
@@ -9,8 +9,8 @@
 //! - a unit variant as its name, a newtype, tuple or struct variant as a one-entry map from
 //!   its name to its content;
 //! - `char` as a str, bytes (`serde_bytes`) as bin, `i128`/`u128` as a 16-byte bin;
-//! - an ext as the newtype struct [`EXT_STRUCT_NAME`](super::EXT_STRUCT_NAME) around an
-//!   `(i8, bytes)` tuple ([`Timestamp`](crate::Timestamp) serializes so, as ext -1);
+//! - an ext as the newtype struct [`EXT_STRUCT_NAME`] around an
+//!   `(i8, bytes)` tuple ([`Timestamp`] serializes so, as ext -1);
 //! - not human-readable (rmp-serde's default, and the deserializer's): a type with two forms
 //!   (an `IpAddr`, a `SocketAddr`) writes its compact one.
 //!
@@ -28,6 +28,11 @@ use crate::value::borrowed::{Node, ValueRef};
 use crate::value::token::Token;
 use crate::value::{Integer, Value};
 use crate::wire::header;
+
+/// The newtype-struct name through which rmp-serde (and hardpack) pass an ext: a
+/// `(i8, bytes)` tuple serialized as this newtype becomes an ext of that type, and a
+/// `Deserialize` type that asks for this newtype is handed an ext as that tuple.
+pub const EXT_STRUCT_NAME: &str = "_ExtStruct";
 
 impl ser::Error for EncodeError {
     fn custom<T: Display>(msg: T) -> Self {
@@ -108,10 +113,10 @@ impl<'w> Serializer<'w> {
 ///
 /// assert_eq!(hardpack::to_vec(&Point { x: 1, y: -1 })?, [0x92, 0x01, 0xff]);
 /// assert_eq!(
-///     hardpack::to_vec_named(&Point { x: 1, y: -1 })?,
+///     hardpack::ser::to_vec_named(&Point { x: 1, y: -1 })?,
 ///     [0x82, 0xa1, b'x', 0x01, 0xa1, b'y', 0xff]
 /// );
-/// # Ok::<(), hardpack::EncodeError>(())
+/// # Ok::<(), hardpack::error::EncodeError>(())
 /// ```
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
     // Room for a small message at once, not grown 8, 16, 32... bytes at a time.
@@ -408,7 +413,7 @@ impl<'a, 'w> ser::Serializer for &'a mut Serializer<'w> {
         name: &'static str,
         value: &T,
     ) -> Result<(), EncodeError> {
-        if name == super::EXT_STRUCT_NAME {
+        if name == crate::ser::EXT_STRUCT_NAME {
             let mut ext = ExtParts::default();
             value.serialize(&mut ext)?;
             return match (ext.ext_type, ext.data) {
@@ -782,7 +787,7 @@ fn serialize_ext<S: ser::Serializer>(
     ext_type: i8,
     data: &[u8],
 ) -> Result<S::Ok, S::Error> {
-    serializer.serialize_newtype_struct(super::EXT_STRUCT_NAME, &(ext_type, Bytes(data)))
+    serializer.serialize_newtype_struct(crate::ser::EXT_STRUCT_NAME, &(ext_type, Bytes(data)))
 }
 
 impl Serialize for Timestamp {
@@ -801,7 +806,7 @@ impl Serialize for Timestamp {
 /// The deepest value `Serialize` for [`Value`], [`ValueRef`] and [`Node`] will walk. serde's
 /// model nests one call per level, so serializing recurses once per level; a deeper value (a
 /// hand-built one, or one decoded with `max_depth` raised) is refused before any recursion,
-/// at this depth, which a 2 MiB thread holds in a debug build. [`encode`](crate::encode)
+/// at this depth, which a 2 MiB thread holds in a debug build. [`encode`](fn@crate::encode)
 /// writes values of any depth without recursion.
 pub const SERIALIZE_MAX_DEPTH: usize = 256;
 
