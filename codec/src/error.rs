@@ -1,4 +1,24 @@
-//! Errors: what went wrong, where (byte offset) and at what nesting depth.
+//! Errors: what went wrong ([`ErrorKind`]), where (the byte offset of the item it is about) and
+//! at what nesting depth.
+//!
+//! ```
+//! use hardpack::{decode, ErrorKind};
+//!
+//! // An array of two, cut after one: the header already shows the input is too short.
+//! let err = decode(&[0x92, 0x01]).unwrap_err();
+//! assert_eq!(err.kind(), &ErrorKind::UnexpectedEnd { needed: 1 });
+//! assert_eq!((err.offset(), err.depth()), (0, 0));
+//! assert!(err.is_incomplete());
+//! assert_eq!(
+//!     err.to_string(),
+//!     "unexpected end of input: at least 1 more bytes needed for the item at byte 0, depth 0"
+//! );
+//! ```
+//!
+//! `needed` is a lower bound on the bytes the document still needs (each item an open container
+//! still expects needs one). [`Error::limit`] says which limit refused the input, if one did.
+//! Encoding has its own error, [`EncodeError`]: a value built by hand can hold a str or array
+//! longer than MessagePack can express; a decoded value always encodes.
 
 use core::fmt;
 

@@ -1,5 +1,30 @@
-//! Per-decoder limits on what hostile input can make the decoder do: plain configuration,
-//! the one list of limits ([`Limit`]) with their names, and nothing of the value tree.
+//! Per-decoder limits on what hostile input can make a decoder do.
+//!
+//! | limit | default | why |
+//! |---|---|---|
+//! | `max_depth` | 128 | real documents rarely nest past 20; serde_json's limit |
+//! | `max_array_len` | 1,048,576 | 24 MiB of `Value`s |
+//! | `max_map_len` | 262,144 | a map entry is two values |
+//! | `max_str_len`, `max_bin_len`, `max_ext_len` | 16 MiB each | |
+//! | `max_alloc_bytes` | 64 MiB | every heap byte one decode takes |
+//!
+//! A claimed length is checked against its limit, then against the bytes left: every child needs
+//! a byte, and the children that all open containers still expect must fit together. Only then is
+//! anything reserved (exactly the claimed count), after its bytes are charged to
+//! `max_alloc_bytes`. So a decode never holds more than `max_alloc_bytes`, and the reservations of
+//! all open containers add up to at most one `Value` (24 bytes) per input byte left.
+//!
+//! ```
+//! use hardpack::{Decoder, Limit, Limits};
+//!
+//! let limits = Limits::default()
+//!     .with(Limit::Depth, 16)
+//!     .with(Limit::AllocBytes, 1 << 20);
+//! assert_eq!(limits.max_depth, 16);
+//! let decoder = Decoder::new(limits);
+//! let err = decoder.decode(&[0xdc, 0xff, 0xff]).unwrap_err(); // 65535 elements, 3 bytes
+//! assert!(err.is_incomplete()); // the room check: there cannot be enough bytes
+//! ```
 
 use core::fmt;
 

@@ -1,5 +1,61 @@
-//! The owned decoder: the reader (every check, in one place: the reader) feeding a budgeted
-//! builder, one loop, no recursion.
+//! Decoding: [`Decoder`] with its [`Limits`] and options, and the surfaces that read a document.
+//!
+//! Every surface is fed by one reader, where each check lives once (limits, the room left,
+//! depth, UTF-8, timestamps, strict mode's forms), so every surface gives the same verdict, with
+//! the same error, offset and depth, on the same input:
+//!
+//! | surface | what it gives | what it allocates |
+//! |---|---|---|
+//! | [`Decoder::decode`], [`decode`] | an owned [`Value`] | the tree, charged to `max_alloc_bytes` |
+//! | [`Decoder::decode_ref`], [`decode_ref`] | a [`ValueRef`](crate::ValueRef) borrowing strs, bins and exts from the input | one flat tape of 24-byte items |
+//! | [`Decoder::validate`], [`validate`], [`skip`] | the verdict and [`DecodeStats`], nothing built | nothing when `max_depth` ≤ [`INLINE_DEPTH`] |
+//! | [`TokenReader`] | `(offset, Token)` pairs, values back to back | one count per open container |
+//! | `Decoder::from_slice` (feature `serde`) | your type, see the `de` module | what your type allocates, charged |
+//!
+//! The free functions use `Limits::default()`; `decode`, `validate` and `from_slice` refuse bytes
+//! after the value, the `_prefix` forms and `skip` return how many bytes it took.
+//!
+//! ```
+//! use hardpack::{decode::DecodeStats, Decoder, Limit, Limits};
+//!
+//! let decoder = Decoder::new(Limits::default().with(Limit::AllocBytes, 1 << 20));
+//! let bytes = [0x82, 0xa1, b'a', 0x01, 0xa1, b'b', 0x92, 0xc3, 0xc2]; // {"a": 1, "b": [true, false]}
+//! let value = decoder.decode(&bytes)?;
+//! assert_eq!(value["b"][0].as_bool(), Some(true));
+//!
+//! // The borrowed tree: strs point into `bytes`.
+//! let doc = decoder.decode_ref(&bytes)?;
+//! assert_eq!(doc.root().get("a").and_then(|n| n.as_u64()), Some(1));
+//! assert!(doc == value);
+//!
+//! // The verdict alone, and what a decode would charge.
+//! let DecodeStats { consumed, charged_bytes } = decoder.validate(&bytes)?;
+//! assert_eq!(consumed, bytes.len());
+//! assert!(charged_bytes > 0);
+//! # Ok::<(), hardpack::Error>(())
+//! ```
+//!
+//! ## As a guard
+//!
+//! `validate` checks everything `decode` checks without building anything, so it can stand in
+//! front of a decoder that recurses or trusts lengths: 100,000 nested arrays are refused at byte
+//! 128. The one verdict it cannot give is [`ErrorKind::OutOfMemory`]:
+//! it asks the allocator for nothing.
+//!
+//! ## Strict mode
+//!
+//! [`Decoder::strict`] (off by default) also refuses an item not in the one form the encoder
+//! writes for it, a map key that is not a str, and a key that repeats an earlier key of the same
+//! map: a document strict mode accepts re-encodes byte for byte, and two readers (one keeping
+//! the first of two equal keys, one the last) can no longer disagree about it. It works on every
+//! surface; the keys of open maps are charged; keys are compared by sorting when their map ends,
+//! so no input makes the check worse than n log n.
+//!
+//! ## Invalid UTF-8
+//!
+//! A str that is not UTF-8 is refused by default. [`InvalidUtf8::Replace`] replaces each invalid
+//! sequence with U+FFFD on the owned decode (the growth is charged first). The borrowed and
+//! typed surfaces always refuse: a borrowed str cannot be repaired.
 
 mod borrowed;
 pub(crate) mod budget;

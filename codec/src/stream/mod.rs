@@ -10,6 +10,11 @@
 //! arrived. When the framer finds the value's end, the decoder decodes exactly those bytes.
 //! A value therefore costs one validation and one decode, whether it came in one piece or
 //! one byte at a time.
+//!
+//! Around it: [`Decoder::read_values`] iterates the values of an `io::Read`,
+//! [`Decoder::read_value`] reads exactly one value from a `BufRead` and leaves the rest
+//! (feature `std`); `Codec` and `TypedCodec` (feature `tokio`) serve `tokio_util`'s
+//! `FramedRead`/`FramedWrite` through the same limits.
 
 use crate::prelude::*;
 

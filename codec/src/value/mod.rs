@@ -1,8 +1,39 @@
-//! The owned document tree.
+//! The document trees: the owned [`Value`] and the borrowed [`ValueRef`].
 //!
-//! Every operation on a `Value` that visits its children (drop, clone, equality, debug
-//! printing, encoding) walks an explicit heap stack, so a value nested a million deep is
-//! handled on a thread with a small native stack.
+//! Reading a decoded document is what serde_json users expect: indexing never panics (an absent
+//! key or position, or indexing a non-container, gives a shared nil), accessors answer only for
+//! their kind, and `Display` prints JSON wherever JSON can say it.
+//!
+//! ```
+//! use hardpack::{decode, msgpack, Value};
+//!
+//! let doc = decode(b"\x81\xa4user\x82\xa2id\x07\xa4tags\x91\xa1a")?; // {"user": {"id": 7, "tags": ["a"]}}
+//! assert_eq!(doc["user"]["id"].as_u64(), Some(7));
+//! assert!(doc["user"]["missing"][3].is_nil());
+//! assert_eq!(u8::try_from(&doc["user"]["id"])?, 7);
+//! assert_eq!(doc.to_string(), r#"{"user": {"id": 7, "tags": ["a"]}}"#);
+//!
+//! let id = 7;
+//! let built = msgpack!({"user": {"id": id, "tags": ["a"]}}); // a key: one token or (expr)
+//! assert_eq!(built, doc);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! - Integers keep the whole `u64` and `i64` ranges ([`Integer`]); non-negative values are held
+//!   unsigned, so `uint 8` 5 and `int 64` 5 are equal. `F32` and `F64` stay apart and compare by
+//!   their bits, so `Value: Eq + Hash`.
+//! - Maps keep wire order and duplicate keys; [`Map::get`] and `value["key"]` return the *first*
+//!   entry with that key (most serde maps keep the last: use strict mode where two readers must
+//!   agree).
+//! - [`Str`] holds up to 23 bytes inline (no allocation); it dereferences to `str`. [`Ext`]
+//!   keeps its type byte with its data, which keeps `size_of::<Value>()` at 24.
+//! - Every operation that visits children (drop, clone, equality, hashing, printing, encoding)
+//!   walks an explicit heap stack: a value nested a million deep is handled on a 64 KiB thread.
+//!   [`ValueBuilder`] builds one item by item in pre-order, without recursion.
+//! - A [`ValueRef`] is one flat tape in pre-order, each container knowing where its
+//!   descendants end: one allocation per document, a `Drop` that is one free, every walk a loop.
+//!   Read it through [`ValueRef::root`], a [`Node`] with the accessors of `Value`; its strs,
+//!   bins and ext data borrow from the input.
 
 use crate::prelude::*;
 use core::ops::{Deref, DerefMut};
