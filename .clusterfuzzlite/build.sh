@@ -32,11 +32,13 @@ rss_limit_mb = 2048
 malloc_limit_mb = 128
 timeout = 10
 OPTIONS
-  (cd "$REPO/corpus/$target" && find . -type f | sort | python3 -c '
+  # The committed seeds, and locally what the nightly job keeps in its store (fuzz/store).
+  store="${HARDPACK_CORPUS_STORE:-$REPO/fuzz/store}/corpus/$target"
+  (cd "$REPO" && find "corpus/$target" $( [ -d "$store" ] && echo "$store" ) -type f | sort | python3 -c '
 import sys, zipfile
 with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
     for name in sys.stdin.read().split():
-        z.write(name, name[2:].replace("/", "_"))
+        z.write(name, name.replace("/", "_"))
 ' "$OUT/${target}_seed_corpus.zip")
 done
 echo "build.sh: $(echo $TARGETS | wc -w) targets in $OUT"

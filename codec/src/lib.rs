@@ -95,6 +95,8 @@
 //! from a size hint before its elements arrive.
 
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
+// The repository's README examples compile and run as doctests (with every feature).
+#![cfg_attr(all(doctest, feature = "serde", feature = "std"), doc = include_str!("../../README.md"))]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(

@@ -141,14 +141,19 @@ fn replay_seeds(name: &str) -> Result<(), String> {
     }
 }
 
-/// The committed seeds of a target (and what the nightly job merged into `found/`) whose path
-/// contains `filter`, sorted.
+/// The seeds of a target whose path contains `filter`, sorted: the committed ones
+/// (`corpus/TARGET`, its `found/` included) and what fuzzing found and keeps in the store
+/// (`fuzz/store/corpus/TARGET`, or `HARDPACK_CORPUS_STORE`'s, as `scripts/fuzz-lib.sh` says).
 fn seeds_of(target: &str, filter: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus")
-        .join(target);
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let store = std::env::var_os("HARDPACK_CORPUS_STORE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo.join("fuzz/store"));
     let mut files = Vec::new();
-    let mut dirs = vec![dir];
+    let mut dirs = vec![
+        repo.join("corpus").join(target),
+        store.join("corpus").join(target),
+    ];
     while let Some(d) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&d) else {
             continue;
