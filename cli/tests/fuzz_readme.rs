@@ -26,7 +26,10 @@ fn table_from_the_command() -> String {
             "MessagePack bytes"
         };
         let checks = t["checks"].as_str().unwrap().replace('|', "\\|");
-        table.push_str(&format!("| `{}` | {input} | {checks} |\n", t["name"].as_str().unwrap()));
+        table.push_str(&format!(
+            "| `{}` | {input} | {checks} |\n",
+            t["name"].as_str().unwrap()
+        ));
     }
     table
 }

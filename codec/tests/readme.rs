@@ -13,7 +13,11 @@ fn readme_from_crate_docs(lib_rs: &str) -> String {
         let line = line.strip_prefix(' ').unwrap_or(line);
         if line.starts_with("```") {
             in_code = !in_code;
-            out.push_str(if in_code && line == "```" { "```rust" } else { line });
+            out.push_str(if in_code && line == "```" {
+                "```rust"
+            } else {
+                line
+            });
             out.push('\n');
             continue;
         }

@@ -47,6 +47,8 @@ pub(crate) mod borrowed;
 #[cfg(feature = "serde")]
 mod borrowed_de;
 mod convert;
+#[cfg(feature = "serde")]
+mod de;
 pub(crate) mod display;
 mod drop;
 mod hash;

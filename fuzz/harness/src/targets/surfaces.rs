@@ -1,0 +1,301 @@
+//! The surfaces that must give the owned decoder's verdict: `validate_agrees`,
+//! `value_ref_agrees`, `tokens_roundtrip` and `strict`.
+
+use hardpack::{decode::InvalidUtf8, encode, Decoder, ErrorKind, Limit, Limits, Value};
+
+use crate::alloc_meter;
+
+use super::*;
+
+/// The limits come from the input, as in `decode_limits`; the validator must give the owned
+/// decoder's verdict, bytes consumed and bytes charged, without allocating.
+pub fn validate_agrees(data: &[u8]) -> Outcome {
+    let (limits, payload) = limits_from_input(data);
+    for policy in [InvalidUtf8::Reject, InvalidUtf8::Replace] {
+        let decoder = Decoder::new(limits.clone()).with_invalid_utf8(policy);
+        let (skipped, cost) = alloc_meter::measure(|| decoder.skip(payload));
+        let most = usize::from(limits.max_depth > hardpack::decode::INLINE_DEPTH);
+        assert!(
+            cost.allocations <= most,
+            "skip ({policy:?}) made {} heap allocations with max_depth {} (at most {most})",
+            cost.allocations,
+            limits.max_depth
+        );
+        let decoded = decoder.decode_with_stats(payload).map(|(_, stats)| stats);
+        match (&decoded, &skipped) {
+            // The validator asks the allocator for nothing, so it cannot be refused.
+            (Err(e), Ok(_)) if matches!(e.kind(), ErrorKind::OutOfMemory { .. }) => {}
+            _ => assert!(
+                decoded == skipped,
+                "skip ({policy:?}) and decode_prefix disagree: {skipped:?} against {decoded:?}"
+            ),
+        }
+        let validated = decoder.validate(payload).map(|stats| stats.consumed);
+        let whole = decoder.decode(payload).map(|_| payload.len());
+        if !matches!(&whole, Err(e) if matches!(e.kind(), ErrorKind::OutOfMemory { .. })) {
+            assert!(
+                validated == whole,
+                "validate ({policy:?}) and decode disagree: {validated:?} against {whole:?}"
+            );
+        }
+    }
+    let result = Decoder::new(limits).decode(payload);
+    outcome(&result, payload.len())
+}
+
+/// True for the errors where a borrowing surface may differ from the owned decode: it
+/// charges what it allocates itself, not what the owned decode would.
+pub(super) fn budget_error(e: &hardpack::Error) -> bool {
+    e.limit() == Some(Limit::AllocBytes) || matches!(e.kind(), ErrorKind::OutOfMemory { .. })
+}
+
+/// Two verdicts that must be the same, but for refusals by the budget (see [`budget_error`]).
+pub(super) fn same_verdict<T, U>(
+    what: &str,
+    ours: &Result<T, hardpack::Error>,
+    owned: &Result<U, hardpack::Error>,
+) {
+    match (ours, owned) {
+        (Err(a), Err(b)) if budget_error(a) || budget_error(b) => {}
+        (Err(a), Err(b)) => assert!(a == b, "{what} refused with {a}, decode with {b}"),
+        (Err(e), Ok(_)) => assert!(budget_error(e), "{what} refused what decode accepts: {e}"),
+        (Ok(_), Err(e)) => assert!(budget_error(e), "{what} accepted what decode refuses: {e}"),
+        (Ok(_), Ok(_)) => {}
+    }
+}
+
+/// The borrowed decode agrees with the owned one, within its own budget.
+pub fn value_ref_agrees(data: &[u8]) -> Outcome {
+    let (limits, payload) = limits_from_input(data);
+    let decoder = Decoder::new(limits.clone());
+    let (borrowed, cost) = alloc_meter::measure(|| decoder.decode_ref_with_stats(payload));
+    assert!(
+        cost.peak_bytes <= budget_with_slack(&limits),
+        "decode_ref allocated {} bytes at peak, above max_alloc_bytes {}",
+        cost.peak_bytes,
+        limits.max_alloc_bytes
+    );
+    let owned = decoder.decode_with_stats(payload);
+    same_verdict("decode_ref_prefix", &borrowed, &owned);
+    if let (Ok((doc, stats)), Ok((value, owned_stats))) = (&borrowed, &owned) {
+        assert!(
+            cost.peak_bytes <= stats.charged_bytes,
+            "decode_ref allocated {} bytes at peak but charged only {}",
+            cost.peak_bytes,
+            stats.charged_bytes
+        );
+        assert_eq!(
+            stats.consumed, owned_stats.consumed,
+            "bytes consumed differ"
+        );
+        assert!(
+            *doc == *value,
+            "decode_ref and decode differ: {doc:?} against {value:?}"
+        );
+        assert!(
+            doc.to_owned() == *value,
+            "to_owned differs from the owned decode"
+        );
+        assert_eq!(
+            doc.encode(),
+            encode(value).expect("a decoded value encodes"),
+            "decode_ref and decode re-encode differently"
+        );
+        assert_eq!(doc.shape(), value.shape(), "shapes differ");
+        assert!(doc.clone() == *doc, "a clone differs");
+    }
+    let whole = decoder.decode_ref(payload);
+    same_verdict("decode_ref", &whole, &decoder.decode(payload));
+    match borrowed {
+        Ok((doc, stats)) => Outcome::Decoded {
+            type_name: doc.root().type_name(),
+            shape: doc.shape(),
+            consumed: stats.consumed,
+        },
+        Err(e) => Outcome::Rejected(e),
+    }
+}
+
+/// Reads the tokens of the first value in `input` into `tokens`; the bytes they took, or the
+/// reader's error.
+pub(super) fn first_value_tokens<'a>(
+    input: &'a [u8],
+    limits: &Limits,
+    tokens: &mut Vec<hardpack::decode::Token<'a>>,
+) -> Result<usize, hardpack::Error> {
+    let mut reader = hardpack::decode::TokenReader::new(input, limits);
+    while let Some((_, token)) = reader.next_token()? {
+        tokens.push(token);
+        if reader.depth() == 0 {
+            return Ok(reader.position());
+        }
+    }
+    // The input ended between values, before the first: what decoding an empty input says.
+    Err(Decoder::new(limits.clone())
+        .skip(input)
+        .expect_err("an empty input is refused"))
+}
+
+/// The token reader's tokens re-encode to the owned decode's encoding and read back the same.
+pub fn tokens_roundtrip(data: &[u8]) -> Outcome {
+    let (limits, payload) = limits_from_input(data);
+    // Room for every token (each is at least a byte), so the measured heap is the reader's.
+    let mut tokens = Vec::with_capacity(payload.len());
+    let (read, cost) = alloc_meter::measure(|| first_value_tokens(payload, &limits, &mut tokens));
+    assert!(
+        cost.peak_bytes <= budget_with_slack(&limits),
+        "the token reader allocated {} bytes at peak, above max_alloc_bytes {}",
+        cost.peak_bytes,
+        limits.max_alloc_bytes
+    );
+    let owned = Decoder::new(limits.clone()).decode_prefix(payload);
+    same_verdict("the token reader", &read, &owned);
+    if let (Ok(used), Ok((value, owned_used))) = (&read, &owned) {
+        assert_eq!(used, owned_used, "bytes consumed differ");
+        let mut written = Vec::new();
+        for token in &tokens {
+            token.encode_into(&mut written);
+        }
+        assert_eq!(
+            written,
+            encode(value).expect("a decoded value encodes"),
+            "re-encoded tokens differ from the value's encoding"
+        );
+        let mut again = Vec::new();
+        first_value_tokens(&written, &Limits::unlimited(), &mut again)
+            .unwrap_or_else(|e| panic!("re-encoded tokens do not read back: {e}"));
+        assert!(
+            again == tokens,
+            "tokens read back differ: {again:?} against {tokens:?}"
+        );
+    }
+    match owned {
+        Ok((value, used)) => decoded(&value, used),
+        Err(e) => Outcome::Rejected(e),
+    }
+}
+
+/// What makes a leniently decoded document unacceptable to strict mode, found by walking
+/// it (without recursion): `non_canonical`, `non_str_key`, `duplicate_key`.
+pub(super) fn strict_violations(value: &Value, bytes: &[u8]) -> Vec<&'static str> {
+    let mut found = Vec::new();
+    if encode(value).expect("a decoded value encodes") != bytes {
+        found.push("non_canonical");
+    }
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items.iter()),
+            Value::Map(map) => {
+                let mut keys = Vec::new();
+                for (k, v) in map.iter() {
+                    match k.as_str() {
+                        Some(s) => keys.push(s),
+                        None => found.push("non_str_key"),
+                    }
+                    stack.push(k);
+                    stack.push(v);
+                }
+                keys.sort_unstable();
+                if keys.windows(2).any(|pair| pair[0] == pair[1]) {
+                    found.push("duplicate_key");
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Strict mode against the oracle of [`strict_violations`] on the lenient decode.
+pub fn strict(data: &[u8]) -> Outcome {
+    let (limits, payload) = limits_from_input(data);
+    let strict = Decoder::new(limits.clone()).strict();
+    let (verdict, cost) = alloc_meter::measure(|| strict.decode_with_stats(payload));
+    assert!(
+        cost.peak_bytes <= budget_with_slack(&limits),
+        "strict decode allocated {} bytes at peak, above max_alloc_bytes {}",
+        cost.peak_bytes,
+        limits.max_alloc_bytes
+    );
+    let lenient = Decoder::new(limits.clone()).decode_prefix(payload);
+    match (&lenient, &verdict) {
+        (Ok((value, used)), Ok((strict_value, stats))) => {
+            assert!(
+                cost.peak_bytes <= stats.charged_bytes,
+                "strict decode allocated {} bytes at peak but charged only {}",
+                cost.peak_bytes,
+                stats.charged_bytes
+            );
+            assert_eq!(
+                *used, stats.consumed,
+                "strict and lenient consumed different lengths"
+            );
+            assert!(
+                strict_value == value,
+                "strict and lenient decoded different values"
+            );
+            let found = strict_violations(value, &payload[..*used]);
+            assert!(
+                found.is_empty(),
+                "strict accepted a document with {found:?}"
+            );
+        }
+        (Ok((value, used)), Err(e)) => {
+            if !budget_error(e) {
+                let found = strict_violations(value, &payload[..*used]);
+                assert!(
+                    found.contains(&e.kind_name()),
+                    "strict refused ({e}) a document where the oracle finds {found:?}"
+                );
+            }
+        }
+        (Err(e), Ok(_)) => assert!(budget_error(e), "strict accepted what lenient refuses: {e}"),
+        (Err(lenient_error), Err(e)) => {
+            let strict_kind = matches!(
+                e.kind(),
+                ErrorKind::NonCanonical { .. }
+                    | ErrorKind::NonStrKey
+                    | ErrorKind::DuplicateKey { .. }
+            );
+            if !strict_kind && !budget_error(e) && !budget_error(lenient_error) {
+                assert!(
+                    e == lenient_error,
+                    "strict refused with {e}, lenient with {lenient_error}"
+                );
+            }
+        }
+    }
+    if let Err(e) = &verdict {
+        names_its_offset(e);
+    }
+    let stats = verdict
+        .as_ref()
+        .map(|(_, stats)| *stats)
+        .map_err(Clone::clone);
+    match (&stats, strict.skip(payload)) {
+        (Err(e), Ok(_)) if matches!(e.kind(), ErrorKind::OutOfMemory { .. }) => {}
+        (decoded, skipped) => assert!(
+            *decoded == skipped,
+            "strict skip and decode disagree: {skipped:?} against {decoded:?}"
+        ),
+    }
+    same_verdict(
+        "strict decode_ref",
+        &strict.decode_ref_prefix(payload),
+        &verdict,
+    );
+    // The typed path runs the same strict checks: the same verdict, and the same value.
+    let typed = strict.from_slice_prefix::<Value>(payload);
+    same_verdict("strict typed", &typed, &verdict);
+    if let (Ok((typed_value, typed_used)), Ok((value, stats))) = (&typed, &verdict) {
+        assert!(
+            typed_value == value && *typed_used == stats.consumed,
+            "strict typed decoded a different value or length"
+        );
+    }
+    match verdict {
+        Ok((value, stats)) => decoded(&value, stats.consumed),
+        Err(e) => Outcome::Rejected(e),
+    }
+}
