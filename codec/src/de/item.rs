@@ -7,9 +7,7 @@ use super::deserializer::OpenContainers;
 use crate::decode::budget::Budget;
 use crate::decode::read::Sink;
 use crate::error::ErrorKind;
-use crate::limits::Limits;
 use crate::timestamp::Timestamp;
-use crate::value::leaf::ShortText;
 use crate::value::Value;
 
 /// What one read step handed out, as plain fields. (Not the [`Token`](crate::decode::Token) enum: an enum moved
@@ -175,20 +173,10 @@ impl<'a> Sink<'a> for TypedSink<'_, 'a> {
         self.item_done()
     }
 
-    fn short_str(&mut self, _text: ShortText<'a>) -> bool {
-        crate::invariant::broken("short text handed to a sink that asked for &str");
-        self.item_done()
-    }
-
     #[inline(always)]
     fn str(&mut self, text: &'a str) -> Result<bool, ErrorKind> {
         self.item.kind = Kind::Str;
         self.item.text = text;
-        Ok(self.item_done())
-    }
-
-    fn invalid_str(&mut self, _bytes: &'a [u8], _limits: &Limits) -> Result<bool, ErrorKind> {
-        crate::invariant::broken("invalid UTF-8 handed on though the reader rejects it");
         Ok(self.item_done())
     }
 

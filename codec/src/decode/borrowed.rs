@@ -10,7 +10,6 @@ use super::read::Sink;
 use super::tokens::grow_nesting;
 use super::{refuse_trailing, DecodeStats, Decoder, InvalidUtf8};
 use crate::error::{Error, ErrorKind};
-use crate::limits::Limits;
 use crate::value::borrowed::TapeItem;
 use crate::value::leaf::ShortText;
 use crate::value::token::{narrow, Token};
@@ -118,11 +117,6 @@ impl<'a> Sink<'a> for TapeBuilder<'a> {
     #[inline(always)]
     fn str(&mut self, text: &'a str) -> Result<bool, ErrorKind> {
         self.push(TapeItem::Str(text.as_bytes()))
-    }
-
-    fn invalid_str(&mut self, _bytes: &'a [u8], _limits: &Limits) -> Result<bool, ErrorKind> {
-        crate::invariant::broken("invalid UTF-8 handed on though the reader rejects it");
-        Ok(self.item_done())
     }
 
     #[inline(always)]

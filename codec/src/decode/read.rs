@@ -40,8 +40,14 @@ pub(crate) trait Sink<'a> {
     fn pending_after_current(&self) -> usize;
     /// A scalar that owns no heap: nil, bool, integer, float, timestamp.
     fn scalar(&mut self, value: Value) -> bool;
-    /// A str short enough to be held inline, known to be UTF-8.
-    fn short_str(&mut self, text: ShortText<'a>) -> bool;
+    /// A str short enough to be held inline, known to be UTF-8. Only a sink whose
+    /// [`SHORT_TEXT`](Self::SHORT_TEXT) is true is handed one; for the others it is a broken
+    /// invariant, and a nil takes the str's place.
+    fn short_str(&mut self, text: ShortText<'a>) -> bool {
+        let _ = text;
+        crate::invariant::broken("short text handed to a sink that asked for &str");
+        self.scalar(Value::Nil)
+    }
     /// A longer str, known to be UTF-8.
     fn str(&mut self, text: &'a str) -> Result<bool, ErrorKind>;
     /// For a sink that [counts only](Self::COUNTS_ONLY): a scalar that owns nothing
@@ -53,8 +59,14 @@ pub(crate) trait Sink<'a> {
         Ok(false)
     }
     /// A str that is not UTF-8, under [`InvalidUtf8::Replace`]; the sink replaces it and
-    /// checks the result with [`check_len`].
-    fn invalid_str(&mut self, bytes: &'a [u8], limits: &Limits) -> Result<bool, ErrorKind>;
+    /// checks the result with [`check_len`]. Only the surfaces that can repair a str (the owned
+    /// decoder, and the validator judging for it) are handed one; for the others the reader
+    /// refuses invalid UTF-8 first, so it is a broken invariant, and a nil takes its place.
+    fn invalid_str(&mut self, bytes: &'a [u8], limits: &Limits) -> Result<bool, ErrorKind> {
+        let _ = (bytes, limits);
+        crate::invariant::broken("invalid UTF-8 handed on though the reader rejects it");
+        Ok(self.scalar(Value::Nil))
+    }
     /// A bin.
     fn bin(&mut self, bytes: &'a [u8]) -> Result<bool, ErrorKind>;
     /// An ext other than a timestamp.

@@ -10,7 +10,6 @@ use super::read::{Reader, Sink};
 use super::InvalidUtf8;
 use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
-use crate::value::leaf::ShortText;
 use crate::value::token::{narrow, Token};
 use crate::value::Value;
 
@@ -168,19 +167,9 @@ impl<'a> Sink<'a> for PullSink<'_, 'a> {
         self.item_done()
     }
 
-    fn short_str(&mut self, _text: ShortText<'a>) -> bool {
-        crate::invariant::broken("short text handed to a sink that asked for &str");
-        self.item_done()
-    }
-
     #[inline(always)]
     fn str(&mut self, text: &'a str) -> Result<bool, ErrorKind> {
         self.token = Some(Token::Str(text));
-        Ok(self.item_done())
-    }
-
-    fn invalid_str(&mut self, _bytes: &'a [u8], _limits: &Limits) -> Result<bool, ErrorKind> {
-        crate::invariant::broken("invalid UTF-8 handed on though the reader rejects it");
         Ok(self.item_done())
     }
 
