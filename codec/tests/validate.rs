@@ -1,5 +1,6 @@
 //! `validate` and `skip` give the owned decoder's verdict (error, offset, depth, bytes consumed
-//! and charged) without building anything, on random documents and on bombs (the shared attacks run through every surface in `surfaces.rs`).
+//! and charged) without building anything, on random documents and on bombs (the shared
+//! attacks run through every surface in `surfaces.rs`).
 
 use hardpack::{
     decode, decode::skip, decode::InvalidUtf8, validate, Decoder, ErrorKind, Limit, Limits,
