@@ -3,6 +3,7 @@
 
 use hardpack::{timestamp::Timestamp, value::Ext, Value};
 use proptest::prelude::*;
+use serde::Deserialize;
 
 /// The attacks every surface must give the owned decoder's verdict on: huge claims, the
 /// reserved marker, truncation, trailing bytes, invalid UTF-8, timestamps, a repeated key, a
@@ -167,4 +168,13 @@ impl std::io::BufRead for Flaky {
     fn consume(&mut self, amt: usize) {
         self.at += amt;
     }
+}
+
+/// A recursive type of every shape serde recurses through.
+#[derive(Deserialize, Debug)]
+pub enum Tree {
+    Leaf,
+    Boxed(Box<Tree>),
+    List(Vec<Tree>),
+    Map(std::collections::HashMap<String, Tree>),
 }
