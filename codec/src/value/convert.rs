@@ -291,7 +291,7 @@ mod tests {
         assert_eq!(Value::from(vec![1u8]), Value::Bin(Box::new([1])));
         assert_eq!(Value::from(None::<u8>), Value::Nil);
         assert_eq!(Value::from(Some("x")), Value::from("x"));
-        assert_eq!(Value::from(usize::MAX), Value::from(u64::MAX));
+        assert_eq!(Value::from(usize::MAX), Value::from(usize::MAX as u64));
         assert_eq!(Value::from(-3isize), Value::from(-3i64));
         let ts = Timestamp::new(5, 6).unwrap();
         assert_eq!(Value::from(ts), Value::Timestamp(ts));
@@ -311,7 +311,7 @@ mod tests {
         assert_eq!(int(Value::from(i16::MIN)), Some(-32_768));
         assert_eq!(int(Value::from(i32::MIN)), Some(i128::from(i32::MIN)));
         assert_eq!(int(Value::from(7usize)), Some(7));
-        assert_eq!(int(Value::from(isize::MIN)), Some(i128::from(i64::MIN)));
+        assert_eq!(int(Value::from(isize::MIN)), Some(isize::MIN as i128));
         assert_eq!(Integer::from(200u8), Integer::from(200i64));
         assert_eq!(Integer::from(-2i8).as_i64(), Some(-2));
         assert_eq!(Integer::from(u16::MAX).as_u64(), Some(65_535));
