@@ -30,7 +30,7 @@ impl de::Error for Error {
 ///
 /// Boxed because every serde call returns a `Result` of it: with the 48-byte `Error`, each
 /// field's result came back through memory, and each level of a recursive type's decode held
-/// one on the stack (a quarter of what a level costs, see `examples/typed_stack.rs`).
+/// one on the stack (`examples/typed_stack.rs` measures what a level costs).
 /// An error is made once a decode; the box is its one allocation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeError(Box<Error>);

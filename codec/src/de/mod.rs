@@ -142,8 +142,7 @@ impl Decoder {
 }
 
 /// The one value `de` reads, which must take all `input_len` bytes. (Not by way of
-/// [`value_prefix`]: the value moved through one more tuple cost a tenth of decoding a
-/// small struct.)
+/// [`value_prefix`]: the value would move through one more tuple, in memory.)
 #[inline(always)]
 fn whole_value<'de, T: Deserialize<'de>, const STRICT: bool>(
     mut de: Deserializer<'de, STRICT>,

@@ -20,8 +20,8 @@ use crate::value::leaf::{Ext, ShortText, Str};
 use crate::value::{fill_nil, Value, ValueBuilder, DROP_RESERVE_PER_CONTAINER};
 
 /// The heap bytes a decode may still charge, of its maximum. (Kept as what is left, not as
-/// the total used: a charge is then one comparison and one subtraction, where a total needed
-/// an overflow check too, a tenth of a small struct's typed decode.)
+/// the total used: a charge is then one comparison and one subtraction, where a total needs
+/// an overflow check too, on every charge.)
 pub(crate) struct Budget {
     left: usize,
     max: usize,

@@ -176,7 +176,7 @@ impl Decoder {
     }
 
     /// [`read`](Self::read) in strict mode, kept out of line: inlined beside the lenient
-    /// loop it made the owned decode 4% slower.
+    /// loop, it takes registers and code layout from the lenient path.
     #[inline(never)]
     pub(super) fn read_strict<'a, S: read::Sink<'a>>(
         &self,

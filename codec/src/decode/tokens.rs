@@ -147,7 +147,7 @@ impl PullSink<'_, '_> {
 
 impl<'a> Sink<'a> for PullSink<'_, 'a> {
     // Inlined, the token a method stores is read back from registers, not through memory
-    // (out of line, the store and the reload cost a tenth of typed decoding).
+    // (out of line, each token would be stored and reloaded).
     const SHORT_TEXT: bool = false;
 
     #[inline(always)]

@@ -212,8 +212,8 @@ impl Decoder {
             self.read_strict(input, self.invalid_utf8, &mut validator)?
         } else {
             // Its own copy: a validator whose address is never passed to an out-of-line call
-            // lives in registers (passed to read_strict, its every count went through memory,
-            // half of validation's time).
+            // lives in registers (passed to read_strict, its every count would go through
+            // memory).
             let mut lenient = validator;
             let consumed =
                 Reader::new(input, &self.limits, self.invalid_utf8).value(&mut lenient)?;

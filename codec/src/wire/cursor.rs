@@ -12,7 +12,7 @@ pub(crate) struct Incomplete {
 ///
 /// Held as the input and the part of it not yet read (always a suffix of it): a read is one
 /// comparison with what is left and no position arithmetic, which the compiler could not
-/// prove free of overflow (a tenth of validation's instructions were saturating adds).
+/// prove free of overflow (every read would pay a saturating add).
 #[derive(Clone, Debug)]
 pub(crate) struct Cursor<'a> {
     input: &'a [u8],
