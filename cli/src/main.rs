@@ -61,6 +61,18 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// List the generic hostile payloads (recursion bombs, length claims, amplification,
+    /// malformed input) that hardpack-check runs against any decoder: index, id, size and
+    /// what each does; --write DIR writes each to DIR/<id>. scripts/gen-corpus seeds the fuzz
+    /// targets from here.
+    Payloads {
+        /// Write each payload to DIR/<id> (the directory is created)
+        #[arg(long, value_name = "DIR")]
+        write: Option<PathBuf>,
+        /// Print a JSON array of {index, id, what, bytes}
+        #[arg(long)]
+        json: bool,
+    },
     /// Decode a payload with another implementation in this process, measured (used by
     /// `repro --compare` inside a guarded child).
     #[command(hide = true)]
@@ -492,6 +504,45 @@ fn run_targets(json: bool) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn run_payloads(write: Option<&std::path::Path>, json: bool) -> Result<ExitCode, String> {
+    let payloads = hardpack_check::generic();
+    if let Some(dir) = write {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for p in &payloads {
+            let path = dir.join(&p.id);
+            std::fs::write(&path, &p.bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        eprintln!(
+            "hardpack payloads: {} written to {}",
+            payloads.len(),
+            dir.display()
+        );
+    }
+    if json {
+        let list: Vec<serde_json::Value> = payloads
+            .iter()
+            .enumerate()
+            .map(|(index, p)| {
+                serde_json::json!({"index": index, "id": p.id, "what": p.what, "bytes": p.bytes.len()})
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&list).map_err(|e| e.to_string())?
+        );
+    } else if write.is_none() {
+        for (index, p) in payloads.iter().enumerate() {
+            println!(
+                "{index:4}  {:<40} {:>9}  {}",
+                p.id,
+                human_bytes(p.bytes.len()),
+                p.what
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn run_peer_decode(implementation: &str, input: &std::path::Path) -> Result<ExitCode, String> {
     let payload = std::fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
     let result = compare::decode_in_process(implementation, &payload)?;
@@ -514,6 +565,7 @@ fn main() -> ExitCode {
         Command::Repro(args) => run_repro(args),
         Command::Audit(args) => run_audit(args),
         Command::Targets { json } => run_targets(*json),
+        Command::Payloads { write, json } => run_payloads(write.as_deref(), *json),
         Command::PeerDecode {
             implementation,
             input,

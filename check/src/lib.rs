@@ -1,0 +1,23 @@
+//! Harden your own MessagePack types and decoders.
+//!
+//! hardpack proves that hardpack cannot be knocked over; this crate is the same suite for
+//! your code: the hostile payloads (recursion bombs, headers claiming 4 GiB, amplification)
+//! as a library, to run against any decoder of any type.
+//!
+//! ```
+//! let payloads = hardpack_check::generic();
+//! let bomb = payloads.iter().find(|p| p.id == "bomb-arrays-129").unwrap();
+//! assert_eq!(bomb.bytes.len(), 130);
+//! // hardpack refuses it at its depth limit; so should your decoder.
+//! let err = hardpack::decode(&bomb.bytes).unwrap_err();
+//! assert_eq!(err.limit(), Some(hardpack::Limit::Depth));
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod generic;
+mod payload;
+
+pub use generic::generic;
+pub use payload::Payload;

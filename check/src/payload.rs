@@ -1,0 +1,43 @@
+//! One hostile input, named for what it is and where it hits.
+
+use std::fmt;
+
+/// One hostile input: its bytes, a stable id (a file name: `bomb-arrays-129`,
+/// `Request.params.array32-max`) and what it does in words (`129 nested arrays of one
+/// element`, `Request.params: array 32 claiming 4294967295 elements`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Payload {
+    /// Stable across runs and usable as a file name.
+    pub id: String,
+    /// Where it hits and how, for a person.
+    pub what: String,
+    /// The MessagePack (or deliberately not MessagePack) bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl Payload {
+    /// A payload.
+    pub fn new(id: impl Into<String>, what: impl Into<String>, bytes: Vec<u8>) -> Self {
+        Payload {
+            id: id.into(),
+            what: what.into(),
+            bytes,
+        }
+    }
+}
+
+impl fmt::Debug for Payload {
+    /// The id, what it does and its size; the first bytes in hex (a bomb can be megabytes).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = self.bytes.len().min(16);
+        write!(
+            f,
+            "{} ({}, {} bytes: {:02x?}{})",
+            self.id,
+            self.what,
+            self.bytes.len(),
+            &self.bytes[..shown],
+            if shown < self.bytes.len() { "..." } else { "" }
+        )
+    }
+}
