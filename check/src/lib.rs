@@ -18,6 +18,7 @@
 
 mod generic;
 mod payload;
+pub mod shape;
 
 pub use generic::generic;
 pub use payload::Payload;
