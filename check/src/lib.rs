@@ -19,6 +19,8 @@
 mod generic;
 mod payload;
 pub mod shape;
+mod typed;
 
 pub use generic::generic;
 pub use payload::Payload;
+pub use typed::{for_type, from_shape, payloads_for, RECURSION_DEPTH};

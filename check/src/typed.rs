@@ -1,0 +1,948 @@
+//! Hostile payloads shaped by a type: for every place of the type (a field, an element, a map
+//! value, an enum variant's content), the attacks that place invites, inside an otherwise
+//! valid document in rmp-serde's format (structs as arrays, enums as their name or a one-entry
+//! map). Encoded by hand from the traced [`shape`](crate::shape), never by a serializer.
+
+use std::collections::BTreeMap;
+
+use serde::de::DeserializeOwned;
+
+use crate::generic::generic;
+use crate::payload::Payload;
+use crate::shape::{trace, Container, Shape, TraceError, Traced, Variant};
+
+/// How deep the recursion payloads nest each recursive path.
+pub const RECURSION_DEPTH: usize = 1_000_000;
+
+/// The key an unknown struct field or enum variant is given.
+const UNKNOWN: &str = "hardpack-check-unknown";
+
+/// The longest valid sample cut at every offset (a cut of each byte of a bigger one says
+/// nothing more).
+const MAX_CUT_SAMPLE: usize = 4096;
+
+/// The hostile payloads shaped by `T`, traced from its `Deserialize`, in a fixed order: for
+/// each place of the type, each collection (sequence, map, str, bytes) with a header claiming
+/// the largest length of each width (and, for the 8- and 16-bit widths, with the body too);
+/// each recursive path nested [`RECURSION_DEPTH`] deep; in each struct read as a map, an
+/// unknown field holding a deep nesting and a chain of maximal claims; each enum with an
+/// unknown variant index and name; a wrong type at each place; duplicate keys in each map;
+/// the generic bombs and claims at each place the tracer cannot see into (a
+/// `deserialize_any` place); and valid samples, one of them cut at every offset.
+///
+/// An error names the type when its shape cannot be traced; [`payloads_for`] then falls
+/// back to the generic payloads.
+pub fn for_type<T: DeserializeOwned>() -> Result<Vec<Payload>, TraceError> {
+    Ok(from_shape(&trace::<T>()?))
+}
+
+/// What a check runs against `T`: the generic payloads, then those shaped by `T`; when `T`
+/// cannot be traced, the generic payloads alone and the reason.
+pub fn payloads_for<T: DeserializeOwned>() -> (Vec<Payload>, Option<TraceError>) {
+    let mut all = generic();
+    match for_type::<T>() {
+        Ok(typed) => {
+            all.extend(typed);
+            (all, None)
+        }
+        Err(e) => (all, Some(e)),
+    }
+}
+
+/// The payloads of a traced shape.
+pub fn from_shape(traced: &Traced) -> Vec<Payload> {
+    let root_name = short_name(traced.type_name);
+    let writer = Writer {
+        root: &traced.root,
+        containers: &traced.containers,
+        ends: ends(&traced.containers),
+    };
+    let mut places = Vec::new();
+    writer.places(&traced.root, &mut Vec::new(), &mut Vec::new(), &mut places);
+    let mut out = Vec::new();
+    let name = |place: &Place| format!("{root_name}{}", place.path);
+    for place in &places {
+        let at = |id: &str, what: String, hostile: &[u8]| {
+            Payload::new(
+                format!("{}.{id}", name(place)),
+                format!("{}: {what}", name(place)),
+                writer.with_hole(&traced.root, &place.steps, hostile),
+            )
+        };
+        match writer.resolve(&place.shape) {
+            Resolved::Shape(Shape::Seq(element)) => {
+                for (id, what, header) in claims(&ARRAY_CLAIMS) {
+                    out.push(at(&id, what, &header));
+                }
+                let element = writer.minimal(element, &mut Vec::new());
+                out.push(at(
+                    "array16-max-with-body",
+                    "array 16 of 65535 elements, all there".into(),
+                    &[&[0xdc, 0xff, 0xff][..], &element.repeat(0xffff)].concat(),
+                ));
+            }
+            Resolved::Shape(Shape::Map { key, value }) => {
+                for (id, what, header) in claims(&MAP_CLAIMS) {
+                    out.push(at(&id, what, &header));
+                }
+                let key = writer.minimal(key, &mut Vec::new());
+                let value = writer.minimal(value, &mut Vec::new());
+                let entry = [key.clone(), value.clone()].concat();
+                out.push(at(
+                    "map16-max-with-body",
+                    "map 16 of 65535 entries, all there (every key the same)".into(),
+                    &[&[0xde, 0xff, 0xff][..], &entry.repeat(0xffff)].concat(),
+                ));
+                out.push(at(
+                    "duplicate-key",
+                    "a map holding the same key twice".into(),
+                    &[&[0x82][..], &entry, &entry].concat(),
+                ));
+            }
+            Resolved::Shape(Shape::Str) | Resolved::Shape(Shape::Char) => {
+                for (id, what, header) in claims(&STR_CLAIMS) {
+                    out.push(at(&id, what, &header));
+                }
+                out.push(at(
+                    "str16-max-with-body",
+                    "str 16 of 65535 bytes, all there".into(),
+                    &[&[0xda, 0xff, 0xff][..], &[b'a'; 0xffff]].concat(),
+                ));
+            }
+            Resolved::Shape(Shape::Bytes) => {
+                for (id, what, header) in claims(&BIN_CLAIMS) {
+                    out.push(at(&id, what, &header));
+                }
+                out.push(at(
+                    "bin16-max-with-body",
+                    "bin 16 of 65535 bytes, all there".into(),
+                    &[&[0xc5, 0xff, 0xff][..], &[0u8; 0xffff]].concat(),
+                ));
+            }
+            Resolved::Shape(Shape::Opaque) => {
+                for p in generic().into_iter().filter(|p| {
+                    (p.id.starts_with("bomb-") || p.id.starts_with("huge-"))
+                        && !p.id.ends_with("-truncated")
+                }) {
+                    out.push(at(&p.id, p.what, &p.bytes));
+                }
+            }
+            Resolved::Container(name, Container::Struct(fields)) => {
+                // Read as a map (to_vec_named's form), with a field the type does not know.
+                let known: Vec<u8> = fields
+                    .iter()
+                    .flat_map(|(field, shape)| {
+                        [
+                            str_bytes(field),
+                            writer.minimal(shape, &mut vec![name.clone()]),
+                        ]
+                        .concat()
+                    })
+                    .collect();
+                let with_unknown = |hostile: &[u8]| {
+                    [
+                        map_header(fields.len() + 1),
+                        known.clone(),
+                        str_bytes(UNKNOWN),
+                        hostile.to_vec(),
+                    ]
+                    .concat()
+                };
+                let deep = [vec![0x91; RECURSION_DEPTH], vec![0xc0]].concat();
+                out.push(at(
+                    "unknown-field-nested",
+                    format!(
+                        "read as a map, an unknown field holding {} nested arrays",
+                        thousands(RECURSION_DEPTH)
+                    ),
+                    &with_unknown(&deep),
+                ));
+                out.push(at(
+                    "unknown-field-claims",
+                    "read as a map, an unknown field holding 200 nested array 32 headers each \
+                     claiming 4294967295 elements"
+                        .into(),
+                    &with_unknown(&[0xdd, 0xff, 0xff, 0xff, 0xff].repeat(200)),
+                ));
+                if let Some((first, shape)) = fields.first() {
+                    let field = [
+                        str_bytes(first),
+                        writer.minimal(shape, &mut vec![name.clone()]),
+                    ]
+                    .concat();
+                    out.push(at(
+                        "duplicate-field",
+                        format!("read as a map, the field {first} twice"),
+                        &[map_header(fields.len() + 1), known.clone(), field].concat(),
+                    ));
+                }
+            }
+            Resolved::Container(_, Container::Enum(_)) => {
+                out.push(at(
+                    "unknown-variant-index",
+                    "an enum variant index no variant has (4294967295)".into(),
+                    &[0x81, 0xce, 0xff, 0xff, 0xff, 0xff, 0xc0],
+                ));
+                out.push(at(
+                    "unknown-variant-name",
+                    "an enum variant name no variant has".into(),
+                    &str_bytes(UNKNOWN),
+                ));
+            }
+            _ => {}
+        }
+        if let Some(hostile) = wrong_kind(writer.resolve(&place.shape)) {
+            out.push(at(
+                "wrong-type",
+                format!(
+                    "{} where the type wants {}",
+                    hostile.0,
+                    describe(&place.shape)
+                ),
+                &hostile.1,
+            ));
+        }
+        if let Some((ancestor_steps, inner_steps)) = &place.recursion {
+            out.push(Payload::new(
+                format!("{}.nested", name(place)),
+                format!(
+                    "{}: nested {} deep",
+                    name(place),
+                    thousands(RECURSION_DEPTH)
+                ),
+                writer.nested(&traced.root, ancestor_steps, inner_steps, &place.shape),
+            ));
+        }
+    }
+    // Valid samples: the smallest document, and one with every option, collection and map
+    // filled once; the latter also cut at every offset.
+    let minimal = writer.minimal(&traced.root, &mut Vec::new());
+    out.push(Payload::new(
+        format!("{root_name}.valid-smallest"),
+        format!("{root_name}: the smallest valid document"),
+        minimal,
+    ));
+    let full = writer.full(&traced.root, &mut Vec::new());
+    if full.len() <= MAX_CUT_SAMPLE {
+        for cut in 0..full.len() {
+            out.push(Payload::new(
+                format!("{root_name}.valid-cut-{cut}"),
+                format!(
+                    "{root_name}: a valid document cut after {cut} of its {} bytes",
+                    full.len()
+                ),
+                full[..cut].to_vec(),
+            ));
+        }
+    }
+    out.push(Payload::new(
+        format!("{root_name}.valid-full"),
+        format!("{root_name}: a valid document with every option, sequence and map filled once"),
+        full,
+    ));
+    out
+}
+
+/// The last segment of a Rust type name, without generics' paths.
+fn short_name(type_name: &str) -> String {
+    let base = type_name.split('<').next().unwrap_or(type_name);
+    base.rsplit("::").next().unwrap_or(base).to_string()
+}
+
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Header claims of one kind: (id, what, header bytes), every width at its largest.
+type Claim = (&'static str, &'static str, &'static [u8]);
+
+const ARRAY_CLAIMS: [Claim; 2] = [
+    (
+        "array16-max",
+        "array 16 claiming 65535 elements",
+        &[0xdc, 0xff, 0xff],
+    ),
+    (
+        "array32-max",
+        "array 32 claiming 4294967295 elements",
+        &[0xdd, 0xff, 0xff, 0xff, 0xff],
+    ),
+];
+const MAP_CLAIMS: [Claim; 2] = [
+    (
+        "map16-max",
+        "map 16 claiming 65535 entries",
+        &[0xde, 0xff, 0xff],
+    ),
+    (
+        "map32-max",
+        "map 32 claiming 4294967295 entries",
+        &[0xdf, 0xff, 0xff, 0xff, 0xff],
+    ),
+];
+const STR_CLAIMS: [Claim; 3] = [
+    ("str8-max", "str 8 claiming 255 bytes", &[0xd9, 0xff]),
+    (
+        "str16-max",
+        "str 16 claiming 65535 bytes",
+        &[0xda, 0xff, 0xff],
+    ),
+    (
+        "str32-max",
+        "str 32 claiming 4294967295 bytes",
+        &[0xdb, 0xff, 0xff, 0xff, 0xff],
+    ),
+];
+const BIN_CLAIMS: [Claim; 3] = [
+    ("bin8-max", "bin 8 claiming 255 bytes", &[0xc4, 0xff]),
+    (
+        "bin16-max",
+        "bin 16 claiming 65535 bytes",
+        &[0xc5, 0xff, 0xff],
+    ),
+    (
+        "bin32-max",
+        "bin 32 claiming 4294967295 bytes",
+        &[0xc6, 0xff, 0xff, 0xff, 0xff],
+    ),
+];
+
+fn claims(claims: &[Claim]) -> Vec<(String, String, Vec<u8>)> {
+    claims
+        .iter()
+        .map(|(id, what, header)| (id.to_string(), format!("{what}, no body"), header.to_vec()))
+        .collect()
+}
+
+/// A value of another kind than `shape` wants, and its name.
+fn wrong_kind(resolved: Resolved<'_>) -> Option<(&'static str, Vec<u8>)> {
+    Some(match resolved {
+        Resolved::Shape(Shape::Int { .. }) | Resolved::Shape(Shape::Float(_)) => {
+            ("a str", str_bytes("1"))
+        }
+        Resolved::Shape(Shape::Bool) | Resolved::Shape(Shape::Unit) => ("a str", str_bytes("x")),
+        Resolved::Shape(Shape::Str) | Resolved::Shape(Shape::Char) => ("an integer", vec![0x2a]),
+        Resolved::Shape(Shape::Bytes) => ("a map", vec![0x80]),
+        Resolved::Shape(Shape::Seq(_)) | Resolved::Shape(Shape::Tuple(_)) => ("a map", vec![0x80]),
+        Resolved::Shape(Shape::Map { .. }) => ("an integer", vec![0x2a]),
+        Resolved::Shape(Shape::Option(_)) => ("a map", vec![0x81, 0xc0, 0xc0]),
+        Resolved::Container(_, Container::Enum(_)) => ("a bool", vec![0xc3]),
+        Resolved::Container(_, Container::Struct(_))
+        | Resolved::Container(_, Container::TupleStruct(_)) => ("a bool", vec![0xc3]),
+        _ => return None,
+    })
+}
+
+fn describe(shape: &Shape) -> String {
+    match shape {
+        Shape::Unit => "()".into(),
+        Shape::Bool => "a bool".into(),
+        Shape::Int { signed, bits } => format!("{}{bits}", if *signed { "i" } else { "u" }),
+        Shape::Float(bits) => format!("f{bits}"),
+        Shape::Char => "a char".into(),
+        Shape::Str => "a str".into(),
+        Shape::Bytes => "bytes".into(),
+        Shape::Option(_) => "an Option".into(),
+        Shape::Seq(_) => "a sequence".into(),
+        Shape::Map { .. } => "a map".into(),
+        Shape::Tuple(_) => "a tuple".into(),
+        Shape::Named(name) => name.clone(),
+        Shape::Opaque => "anything".into(),
+    }
+}
+
+fn str_bytes(text: &str) -> Vec<u8> {
+    let len = text.len();
+    let mut out = if len < 32 {
+        vec![0xa0 | len as u8]
+    } else if len <= 0xff {
+        vec![0xd9, len as u8]
+    } else if len <= 0xffff {
+        [&[0xda][..], &(len as u16).to_be_bytes()].concat()
+    } else {
+        [&[0xdb][..], &(len as u32).to_be_bytes()].concat()
+    };
+    out.extend_from_slice(text.as_bytes());
+    out
+}
+
+fn array_header(len: usize) -> Vec<u8> {
+    if len < 16 {
+        vec![0x90 | len as u8]
+    } else if len <= 0xffff {
+        [&[0xdc][..], &(len as u16).to_be_bytes()].concat()
+    } else {
+        [&[0xdd][..], &(len as u32).to_be_bytes()].concat()
+    }
+}
+
+fn map_header(len: usize) -> Vec<u8> {
+    if len < 16 {
+        vec![0x80 | len as u8]
+    } else if len <= 0xffff {
+        [&[0xde][..], &(len as u16).to_be_bytes()].concat()
+    } else {
+        [&[0xdf][..], &(len as u32).to_be_bytes()].concat()
+    }
+}
+
+/// One step from a place to a place inside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Step {
+    /// The `i`th field of a struct, tuple, tuple struct or variant.
+    Field(usize),
+    /// A sequence's element.
+    Element,
+    /// A map's key.
+    Key,
+    /// A map's value.
+    Value,
+    /// An option's content.
+    Some,
+    /// A newtype's content.
+    Inner,
+    /// An enum's `i`th variant.
+    Variant(usize),
+}
+
+/// A place of the type: how to reach it, its path in words, its shape, and, when it recurses,
+/// the steps from the recursion's start to it.
+struct Place {
+    steps: Vec<Step>,
+    path: String,
+    shape: Shape,
+    /// For a place that names a container it is inside: the steps to that container, and
+    /// from there to this place.
+    recursion: Option<(Vec<Step>, Vec<Step>)>,
+}
+
+/// A struct field's name and shape, or a placeholder for a field index out of range.
+trait OrDefaultField {
+    fn unwrap_or_default_field(self) -> (String, Shape);
+}
+
+impl OrDefaultField for Option<(String, Shape)> {
+    fn unwrap_or_default_field(self) -> (String, Shape) {
+        self.unwrap_or_else(|| ("?".into(), Shape::Opaque))
+    }
+}
+
+/// A shape with its named container looked up.
+#[derive(Clone, Copy)]
+enum Resolved<'a> {
+    Shape(&'a Shape),
+    Container(&'a String, &'a Container),
+}
+
+struct Writer<'a> {
+    root: &'a Shape,
+    containers: &'a BTreeMap<String, Container>,
+    /// The containers whose smallest value ends (needs no value of itself).
+    ends: BTreeMap<String, bool>,
+}
+
+/// Which containers can be written without recursing forever: the least fixed point.
+fn ends(containers: &BTreeMap<String, Container>) -> BTreeMap<String, bool> {
+    let mut ends: BTreeMap<String, bool> = containers.keys().map(|k| (k.clone(), false)).collect();
+    loop {
+        let mut changed = false;
+        for (name, container) in containers {
+            if ends[name] {
+                continue;
+            }
+            let now = match container {
+                Container::UnitStruct => true,
+                Container::Newtype(s) => shape_ends(s, &ends),
+                Container::TupleStruct(shapes) => all_end(shapes.iter(), &ends),
+                Container::Struct(fields) => all_end(fields.iter().map(|(_, s)| s), &ends),
+                Container::Enum(variants) => variants.iter().any(|(_, v)| match v {
+                    Some(Variant::Unit) => true,
+                    Some(Variant::Newtype(s)) => shape_ends(s, &ends),
+                    Some(Variant::Tuple(shapes)) => all_end(shapes.iter(), &ends),
+                    Some(Variant::Struct(fields)) => all_end(fields.iter().map(|(_, s)| s), &ends),
+                    None => false,
+                }),
+            };
+            if now {
+                ends.insert(name.clone(), true);
+                changed = true;
+            }
+        }
+        if !changed {
+            return ends;
+        }
+    }
+}
+
+fn all_end<'s>(shapes: impl IntoIterator<Item = &'s Shape>, ends: &BTreeMap<String, bool>) -> bool {
+    shapes.into_iter().all(|s| shape_ends(s, ends))
+}
+
+fn shape_ends(shape: &Shape, ends: &BTreeMap<String, bool>) -> bool {
+    match shape {
+        Shape::Named(name) => ends.get(name).copied().unwrap_or(false),
+        Shape::Tuple(shapes) => shapes.iter().all(|s| shape_ends(s, ends)),
+        // Empty, or None: always an end.
+        _ => true,
+    }
+}
+
+impl<'a> Writer<'a> {
+    fn resolve<'s>(&'s self, shape: &'s Shape) -> Resolved<'s> {
+        match shape {
+            Shape::Named(name) => match self.containers.get_key_value(name) {
+                Some((name, container)) => Resolved::Container(name, container),
+                None => Resolved::Shape(shape),
+            },
+            _ => Resolved::Shape(shape),
+        }
+    }
+
+    /// The variants of an enum that end, in order, with their content.
+    fn ending_variant(&self, variants: &'a [(String, Option<Variant>)]) -> Option<usize> {
+        variants.iter().position(|(_, v)| match v {
+            Some(Variant::Unit) => true,
+            Some(Variant::Newtype(s)) => shape_ends(s, &self.ends),
+            Some(Variant::Tuple(shapes)) => shapes.iter().all(|s| shape_ends(s, &self.ends)),
+            Some(Variant::Struct(fields)) => fields.iter().all(|(_, s)| shape_ends(s, &self.ends)),
+            None => false,
+        })
+    }
+
+    /// Every place reachable from `shape` without entering a container twice; a place that
+    /// names a container on its own path is a recursion, listed and not entered.
+    fn places(
+        &self,
+        shape: &Shape,
+        steps: &mut Vec<Step>,
+        open: &mut Vec<(String, usize)>,
+        out: &mut Vec<Place>,
+    ) {
+        let path = self.path(steps);
+        let recursion = match shape {
+            Shape::Named(name) => open
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, at)| (steps[..*at].to_vec(), steps[*at..].to_vec())),
+            _ => None,
+        };
+        out.push(Place {
+            steps: steps.clone(),
+            path,
+            shape: shape.clone(),
+            recursion: recursion.clone(),
+        });
+        if recursion.is_some() {
+            return;
+        }
+        match shape {
+            Shape::Option(inner) => self.child(Step::Some, inner, steps, open, out),
+            Shape::Seq(inner) => self.child(Step::Element, inner, steps, open, out),
+            Shape::Map { key, value } => {
+                self.child(Step::Key, key, steps, open, out);
+                self.child(Step::Value, value, steps, open, out);
+            }
+            Shape::Tuple(shapes) => {
+                for (i, s) in shapes.iter().enumerate() {
+                    self.child(Step::Field(i), s, steps, open, out);
+                }
+            }
+            Shape::Named(name) => {
+                let Some(container) = self.containers.get(name) else {
+                    return;
+                };
+                open.push((name.clone(), steps.len()));
+                match container {
+                    Container::UnitStruct => {}
+                    Container::Newtype(inner) => self.child(Step::Inner, inner, steps, open, out),
+                    Container::TupleStruct(shapes) => {
+                        for (i, s) in shapes.iter().enumerate() {
+                            self.child(Step::Field(i), s, steps, open, out);
+                        }
+                    }
+                    Container::Struct(fields) => {
+                        for (i, (_, s)) in fields.iter().enumerate() {
+                            self.child(Step::Field(i), s, steps, open, out);
+                        }
+                    }
+                    Container::Enum(variants) => {
+                        for (v, (_, content)) in variants.iter().enumerate() {
+                            let fields: Vec<&Shape> = match content {
+                                Some(Variant::Newtype(s)) => vec![s],
+                                Some(Variant::Tuple(shapes)) => shapes.iter().collect(),
+                                Some(Variant::Struct(fields)) => {
+                                    fields.iter().map(|(_, s)| s).collect()
+                                }
+                                _ => Vec::new(),
+                            };
+                            for (i, s) in fields.into_iter().enumerate() {
+                                steps.push(Step::Variant(v));
+                                self.child(Step::Field(i), s, steps, open, out);
+                                steps.pop();
+                            }
+                        }
+                    }
+                }
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+
+    fn child(
+        &self,
+        step: Step,
+        shape: &Shape,
+        steps: &mut Vec<Step>,
+        open: &mut Vec<(String, usize)>,
+        out: &mut Vec<Place>,
+    ) {
+        steps.push(step);
+        self.places(shape, steps, open, out);
+        steps.pop();
+    }
+
+    /// A place's path in words: `.params[]`, `.meta?{}`, `::Named.value`.
+    fn path(&self, steps: &[Step]) -> String {
+        let mut out = String::new();
+        let mut shape = self.root.clone();
+        let mut steps = steps.iter();
+        while let Some(step) = steps.next() {
+            let next = match (self.resolve(&shape), step) {
+                (Resolved::Shape(Shape::Option(inner)), Step::Some) => {
+                    out.push('?');
+                    inner.as_ref().clone()
+                }
+                (Resolved::Shape(Shape::Seq(inner)), Step::Element) => {
+                    out.push_str("[]");
+                    inner.as_ref().clone()
+                }
+                (Resolved::Shape(Shape::Map { key, .. }), Step::Key) => {
+                    out.push_str("{key}");
+                    key.as_ref().clone()
+                }
+                (Resolved::Shape(Shape::Map { value, .. }), Step::Value) => {
+                    out.push_str("{}");
+                    value.as_ref().clone()
+                }
+                (Resolved::Shape(Shape::Tuple(shapes)), Step::Field(i))
+                | (Resolved::Container(_, Container::TupleStruct(shapes)), Step::Field(i)) => {
+                    out.push_str(&format!(".{i}"));
+                    shapes.get(*i).cloned().unwrap_or(Shape::Opaque)
+                }
+                (Resolved::Container(_, Container::Newtype(inner)), Step::Inner) => {
+                    out.push_str(".0");
+                    inner.clone()
+                }
+                (Resolved::Container(_, Container::Struct(fields)), Step::Field(i)) => {
+                    let (name, field) = fields.get(*i).cloned().unwrap_or_default_field();
+                    out.push('.');
+                    out.push_str(&name);
+                    field
+                }
+                (Resolved::Container(_, Container::Enum(variants)), Step::Variant(v)) => {
+                    let Some((name, content)) = variants.get(*v) else {
+                        break;
+                    };
+                    out.push_str("::");
+                    out.push_str(name);
+                    let Some(Step::Field(i)) = steps.next() else {
+                        break;
+                    };
+                    match content {
+                        Some(Variant::Newtype(inner)) => inner.clone(),
+                        Some(Variant::Tuple(shapes)) => {
+                            out.push_str(&format!(".{i}"));
+                            shapes.get(*i).cloned().unwrap_or(Shape::Opaque)
+                        }
+                        Some(Variant::Struct(fields)) => {
+                            let (name, field) = fields.get(*i).cloned().unwrap_or_default_field();
+                            out.push('.');
+                            out.push_str(&name);
+                            field
+                        }
+                        _ => break,
+                    }
+                }
+                _ => break,
+            };
+            shape = next;
+        }
+        out
+    }
+
+    /// The smallest valid encoding of `shape`: nil for an option, empty collections, an enum's
+    /// first variant that ends. `open` holds the containers being written (a guard: a
+    /// container met again inside itself takes its ending form).
+    fn minimal(&self, shape: &Shape, open: &mut Vec<String>) -> Vec<u8> {
+        match shape {
+            Shape::Unit | Shape::Opaque => vec![0xc0],
+            Shape::Bool => vec![0xc2],
+            Shape::Int { .. } => vec![0x00],
+            Shape::Float(32) => vec![0xca, 0, 0, 0, 0],
+            Shape::Float(_) => vec![0xcb, 0, 0, 0, 0, 0, 0, 0, 0],
+            Shape::Char => str_bytes("a"),
+            Shape::Str => str_bytes(""),
+            Shape::Bytes => vec![0xc4, 0x00],
+            Shape::Option(_) => vec![0xc0],
+            Shape::Seq(_) => vec![0x90],
+            Shape::Map { .. } => vec![0x80],
+            Shape::Tuple(shapes) => self.sequence(shapes.iter(), open),
+            Shape::Named(name) => self.container_minimal(name, open),
+        }
+    }
+
+    fn sequence<'s>(
+        &self,
+        shapes: impl Iterator<Item = &'s Shape>,
+        open: &mut Vec<String>,
+    ) -> Vec<u8> {
+        let shapes: Vec<&Shape> = shapes.collect();
+        let mut out = array_header(shapes.len());
+        for s in shapes {
+            out.extend(self.minimal(s, open));
+        }
+        out
+    }
+
+    fn container_minimal(&self, name: &str, open: &mut Vec<String>) -> Vec<u8> {
+        let Some(container) = self.containers.get(name) else {
+            return vec![0xc0];
+        };
+        if open.iter().filter(|n| *n == name).count() > 64 {
+            // A container that cannot end: give up with nil rather than recurse forever.
+            return vec![0xc0];
+        }
+        open.push(name.to_string());
+        let out = match container {
+            Container::UnitStruct => vec![0x90],
+            Container::Newtype(inner) => self.minimal(inner, open),
+            Container::TupleStruct(shapes) => self.sequence(shapes.iter(), open),
+            Container::Struct(fields) => self.sequence(fields.iter().map(|(_, s)| s), open),
+            Container::Enum(variants) => {
+                let v = self.ending_variant(variants).unwrap_or(0);
+                self.variant(variants, v, None, open)
+            }
+        };
+        open.pop();
+        out
+    }
+
+    /// Variant `v` of an enum, its content the smallest, or with field `hole` replaced.
+    fn variant(
+        &self,
+        variants: &[(String, Option<Variant>)],
+        v: usize,
+        hole: Option<(usize, Vec<u8>)>,
+        open: &mut Vec<String>,
+    ) -> Vec<u8> {
+        let Some((name, content)) = variants.get(v) else {
+            return vec![0xc0];
+        };
+        let fields: Vec<&Shape> = match content {
+            Some(Variant::Newtype(s)) => vec![s],
+            Some(Variant::Tuple(shapes)) => shapes.iter().collect(),
+            Some(Variant::Struct(fields)) => fields.iter().map(|(_, s)| s).collect(),
+            _ => return str_bytes(name),
+        };
+        let encoded: Vec<Vec<u8>> = fields
+            .iter()
+            .enumerate()
+            .map(|(i, s)| match &hole {
+                Some((at, bytes)) if *at == i => bytes.clone(),
+                _ => self.minimal(s, open),
+            })
+            .collect();
+        let body = match content {
+            Some(Variant::Newtype(_)) => encoded.concat(),
+            _ => [array_header(encoded.len()), encoded.concat()].concat(),
+        };
+        [vec![0x81], str_bytes(name), body].concat()
+    }
+
+    /// The smallest document that reaches the place at `steps` from `shape`, with `hole`
+    /// written there.
+    fn with_hole(&self, shape: &Shape, steps: &[Step], hole: &[u8]) -> Vec<u8> {
+        let (before, after) = self.around(shape, steps, &mut Vec::new());
+        [before, hole.to_vec(), after].concat()
+    }
+
+    /// What comes before and after the place at `steps` in the smallest document reaching it.
+    fn around(&self, shape: &Shape, steps: &[Step], open: &mut Vec<String>) -> (Vec<u8>, Vec<u8>) {
+        let Some((step, rest)) = steps.split_first() else {
+            return (Vec::new(), Vec::new());
+        };
+        let (children, at, header): (Vec<&Shape>, usize, Vec<u8>) =
+            match (self.resolve(shape), step) {
+                (Resolved::Shape(Shape::Option(inner)), Step::Some) => {
+                    return self.around(inner, rest, open);
+                }
+                (Resolved::Shape(Shape::Seq(inner)), Step::Element) => {
+                    let (b, a) = self.around(inner, rest, open);
+                    return ([vec![0x91], b].concat(), a);
+                }
+                (Resolved::Shape(Shape::Map { key, value }), Step::Key) => {
+                    let (b, a) = self.around(key, rest, open);
+                    return (
+                        [vec![0x81], b].concat(),
+                        [a, self.minimal(value, open)].concat(),
+                    );
+                }
+                (Resolved::Shape(Shape::Map { key, value }), Step::Value) => {
+                    let (b, a) = self.around(value, rest, open);
+                    return ([vec![0x81], self.minimal(key, open), b].concat(), a);
+                }
+                (Resolved::Shape(Shape::Tuple(shapes)), Step::Field(i)) => {
+                    (shapes.iter().collect(), *i, array_header(shapes.len()))
+                }
+                (Resolved::Container(_, Container::Newtype(inner)), Step::Inner) => {
+                    return self.around(inner, rest, open);
+                }
+                (Resolved::Container(_, Container::TupleStruct(shapes)), Step::Field(i)) => {
+                    (shapes.iter().collect(), *i, array_header(shapes.len()))
+                }
+                (Resolved::Container(_, Container::Struct(fields)), Step::Field(i)) => (
+                    fields.iter().map(|(_, s)| s).collect(),
+                    *i,
+                    array_header(fields.len()),
+                ),
+                (Resolved::Container(_, Container::Enum(variants)), Step::Variant(v)) => {
+                    let Some((Step::Field(i), rest)) = rest.split_first() else {
+                        return (Vec::new(), Vec::new());
+                    };
+                    let Some((name, Some(content))) = variants.get(*v) else {
+                        return (Vec::new(), Vec::new());
+                    };
+                    let fields: Vec<&Shape> = match content {
+                        Variant::Newtype(s) => vec![s],
+                        Variant::Tuple(shapes) => shapes.iter().collect(),
+                        Variant::Struct(fields) => fields.iter().map(|(_, s)| s).collect(),
+                        Variant::Unit => Vec::new(),
+                    };
+                    let Some(target) = fields.get(*i) else {
+                        return (Vec::new(), Vec::new());
+                    };
+                    let (b, a) = self.around(target, rest, open);
+                    let head = [vec![0x81], str_bytes(name)].concat();
+                    if matches!(content, Variant::Newtype(_)) {
+                        return ([head, b].concat(), a);
+                    }
+                    let before: Vec<u8> = fields[..*i]
+                        .iter()
+                        .flat_map(|s| self.minimal(s, open))
+                        .collect();
+                    let after: Vec<u8> = fields[i + 1..]
+                        .iter()
+                        .flat_map(|s| self.minimal(s, open))
+                        .collect();
+                    return (
+                        [head, array_header(fields.len()), before, b].concat(),
+                        [a, after].concat(),
+                    );
+                }
+                _ => return (Vec::new(), Vec::new()),
+            };
+        let Some(target) = children.get(at) else {
+            return (Vec::new(), Vec::new());
+        };
+        let (b, a) = self.around(target, rest, open);
+        let before: Vec<u8> = children[..at]
+            .iter()
+            .flat_map(|s| self.minimal(s, open))
+            .collect();
+        let after: Vec<u8> = children[at + 1..]
+            .iter()
+            .flat_map(|s| self.minimal(s, open))
+            .collect();
+        ([header, before, b].concat(), [a, after].concat())
+    }
+
+    /// The recursive path from the container at `ancestor` to the place at `inner` (which
+    /// names that container again), repeated [`RECURSION_DEPTH`] times, ending in the
+    /// container's smallest value, inside the smallest document reaching the container.
+    fn nested(&self, root: &Shape, ancestor: &[Step], inner: &[Step], shape: &Shape) -> Vec<u8> {
+        let (outer_before, outer_after) = self.around(root, ancestor, &mut Vec::new());
+        let (before, after) = self.around(shape, inner, &mut Vec::new());
+        let end = self.minimal(shape, &mut Vec::new());
+        let mut out = Vec::with_capacity(
+            outer_before.len()
+                + (before.len() + after.len()) * RECURSION_DEPTH
+                + end.len()
+                + outer_after.len(),
+        );
+        out.extend(&outer_before);
+        for _ in 0..RECURSION_DEPTH {
+            out.extend(&before);
+        }
+        out.extend(&end);
+        for _ in 0..RECURSION_DEPTH {
+            out.extend(&after);
+        }
+        out.extend(&outer_after);
+        out
+    }
+
+    /// A document with every option, sequence and map filled once (one element, one entry),
+    /// each enum its first variant that ends, and containers met inside themselves smallest.
+    fn full(&self, shape: &Shape, open: &mut Vec<String>) -> Vec<u8> {
+        match shape {
+            Shape::Char => str_bytes("é"),
+            Shape::Str => str_bytes("héllo"),
+            Shape::Bytes => vec![0xc4, 0x02, 0x00, 0xff],
+            Shape::Int { signed: true, .. } => vec![0xff],
+            Shape::Int { .. } => vec![0x07],
+            Shape::Bool => vec![0xc3],
+            Shape::Option(inner) => self.full(inner, open),
+            Shape::Seq(inner) => [vec![0x91], self.full(inner, open)].concat(),
+            Shape::Map { key, value } => {
+                [vec![0x81], self.full(key, open), self.full(value, open)].concat()
+            }
+            Shape::Tuple(shapes) => {
+                let mut out = array_header(shapes.len());
+                for s in shapes {
+                    out.extend(self.full(s, open));
+                }
+                out
+            }
+            Shape::Named(name) if !open.contains(name) => {
+                let Some(container) = self.containers.get(name) else {
+                    return vec![0xc0];
+                };
+                open.push(name.clone());
+                let out = match container {
+                    Container::UnitStruct => vec![0x90],
+                    Container::Newtype(inner) => self.full(inner, open),
+                    Container::TupleStruct(shapes) => {
+                        let mut out = array_header(shapes.len());
+                        for s in shapes {
+                            out.extend(self.full(s, open));
+                        }
+                        out
+                    }
+                    Container::Struct(fields) => {
+                        let mut out = array_header(fields.len());
+                        for (_, s) in fields {
+                            out.extend(self.full(s, open));
+                        }
+                        out
+                    }
+                    Container::Enum(variants) => {
+                        let v = self.ending_variant(variants).unwrap_or(0);
+                        self.variant(variants, v, None, open)
+                    }
+                };
+                open.pop();
+                out
+            }
+            _ => self.minimal(shape, open),
+        }
+    }
+}
