@@ -13,14 +13,23 @@
 //! assert_eq!(err.limit(), Some(hardpack::Limit::Depth));
 //! ```
 
-#![forbid(unsafe_code)]
+// The counting allocator implements `GlobalAlloc`, which is unsafe to implement; nothing
+// else in the crate is.
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 
+#[allow(unsafe_code)]
+pub mod alloc;
 mod generic;
 mod payload;
+mod report;
+mod run;
 pub mod shape;
 mod typed;
 
+pub use alloc::CountingAlloc;
 pub use generic::generic;
 pub use payload::Payload;
+pub use report::{human_bytes, Outcome, Report, Row};
+pub use run::{check, Check, DEFAULT_HEAP_CEILING, DEFAULT_STACK_BYTES, DEFAULT_TIME_LIMIT};
 pub use typed::{for_type, from_shape, payloads_for, RECURSION_DEPTH};

@@ -5,7 +5,8 @@
 //! the same everywhere. This crate is test support: the `hardpack` command uses it only to
 //! run a target and to count allocations.
 
-pub mod alloc_meter;
+/// The counting allocator, from hardpack-check (the kit users run on their own types).
+pub use hardpack_check::alloc as alloc_meter;
 pub mod model;
 pub mod mutator;
 pub mod schema;

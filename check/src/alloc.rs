@@ -1,7 +1,7 @@
 //! A counting global allocator: live bytes, peak and number of allocations, per thread.
 //!
 //! Install it in a binary or test crate with
-//! `#[global_allocator] static ALLOC: hardpack_harness::alloc_meter::CountingAlloc = CountingAlloc;`
+//! `#[global_allocator] static ALLOC: hardpack_check::CountingAlloc = hardpack_check::CountingAlloc;`
 //! and wrap the code to measure in [`measure`]. Counters are per thread, so tests running in
 //! parallel do not disturb each other; memory freed by another thread than the one that
 //! allocated it is not followed (a decode allocates and frees on its own thread).

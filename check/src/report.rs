@@ -1,0 +1,347 @@
+//! What a check found: a row per payload (outcome, peak heap, allocations, time,
+//! amplification), what counts as broken, and the report as text and JSON.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use hardpack::Limits;
+
+use crate::payload::Payload;
+
+/// What decoding one payload did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Decoded into the type.
+    Accepted,
+    /// Refused with an error: what a hostile payload should get.
+    Refused(String),
+    /// The decoder panicked (with its message).
+    Panicked(String),
+    /// The decoding thread overflowed its stack: the process aborted.
+    StackOverflow,
+    /// The decode asked for more heap than the ceiling: the allocator refused and the
+    /// process aborted.
+    OverHeapCeiling(String),
+    /// The process died another way (signal, abort), with its last words.
+    Crashed(String),
+    /// The decode took longer than the time limit; it was killed.
+    TimedOut,
+    /// Not run: the check could not go on (see [`Report::failure`]).
+    NotRun,
+}
+
+/// One payload's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// Its index in the check's list of payloads.
+    pub index: usize,
+    /// Its id.
+    pub id: String,
+    /// What it does.
+    pub what: String,
+    /// Its size.
+    pub input_bytes: usize,
+    /// What decoding it did.
+    pub outcome: Outcome,
+    /// The most heap the decode held at once (0 when the process died: not measured).
+    pub peak_heap_bytes: usize,
+    /// Allocations the decode made.
+    pub allocations: usize,
+    /// How long the decode took.
+    pub time: Duration,
+}
+
+impl Row {
+    pub(crate) fn new(index: usize, payload: &Payload, outcome: Outcome) -> Self {
+        Row {
+            index,
+            id: payload.id.clone(),
+            what: payload.what.clone(),
+            input_bytes: payload.bytes.len(),
+            outcome,
+            peak_heap_bytes: 0,
+            allocations: 0,
+            time: Duration::ZERO,
+        }
+    }
+
+    /// Peak heap per input byte (an empty input counts as one byte).
+    pub fn amplification(&self) -> f64 {
+        self.peak_heap_bytes as f64 / self.input_bytes.max(1) as f64
+    }
+}
+
+/// The result of a check.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The type checked.
+    pub type_name: String,
+    /// The decoder, in words.
+    pub decoder: String,
+    /// hardpack's limits, when the decoder is hardpack's.
+    pub limits: Option<Limits>,
+    /// The stack of each decoding thread.
+    pub stack_bytes: usize,
+    /// The heap ceiling of each decode.
+    pub heap_ceiling: usize,
+    /// The time limit of each decode.
+    pub time_limit: Duration,
+    /// Why the type's shape could not be traced (it then got the generic payloads only).
+    pub trace_error: Option<String>,
+    /// Why the check could not run every payload, if it could not.
+    pub failure: Option<String>,
+    /// A row per payload, in the payloads' order.
+    pub rows: Vec<Row>,
+}
+
+impl Report {
+    /// The report of a check that a child process passes over (it runs another check).
+    pub(crate) fn skipped(type_name: &str) -> Self {
+        Report {
+            type_name: type_name.to_string(),
+            decoder: String::new(),
+            limits: None,
+            stack_bytes: 0,
+            heap_ceiling: 0,
+            time_limit: Duration::ZERO,
+            trace_error: None,
+            failure: None,
+            rows: Vec::new(),
+        }
+    }
+
+    /// The most heap a hardpack typed decode may hold under its limits, as documented in
+    /// `hardpack::de`: twice `max_alloc_bytes` (a collection growing past its hint holds up
+    /// to twice what its elements were charged) plus serde's own cap on what a collection
+    /// reserves from a hint (1 MiB) for each of eight open collections.
+    pub fn documented_heap_bound(&self) -> Option<usize> {
+        self.limits
+            .as_ref()
+            .map(|l| l.max_alloc_bytes.saturating_mul(2).saturating_add(8 << 20))
+    }
+
+    /// Why a row counts as broken: a crash, an abort (stack overflow, heap ceiling), a
+    /// panic, a time over the limit, or a peak heap over the ceiling or over the documented
+    /// bound for hardpack's limits. `None` for a row that held.
+    pub fn broken_because(&self, row: &Row) -> Option<String> {
+        let bound = self.documented_heap_bound();
+        match &row.outcome {
+            Outcome::Accepted | Outcome::Refused(_) => {}
+            Outcome::Panicked(message) => return Some(format!("panicked: {message}")),
+            Outcome::StackOverflow => {
+                return Some(format!(
+                    "overflowed a {} stack",
+                    human_bytes(self.stack_bytes)
+                ))
+            }
+            Outcome::OverHeapCeiling(_) => {
+                return Some(format!(
+                    "asked for more than the {} heap ceiling",
+                    human_bytes(self.heap_ceiling)
+                ))
+            }
+            Outcome::Crashed(how) => return Some(format!("crashed: {how}")),
+            Outcome::TimedOut => return Some(format!("took longer than {:?}", self.time_limit)),
+            Outcome::NotRun => return Some("not run".into()),
+        }
+        if row.peak_heap_bytes > self.heap_ceiling {
+            return Some(format!(
+                "held {} at peak, over the {} ceiling",
+                human_bytes(row.peak_heap_bytes),
+                human_bytes(self.heap_ceiling)
+            ));
+        }
+        match bound {
+            Some(bound) if row.peak_heap_bytes > bound => Some(format!(
+                "held {} at peak, over the {} the limits allow",
+                human_bytes(row.peak_heap_bytes),
+                human_bytes(bound)
+            )),
+            _ => None,
+        }
+    }
+
+    /// The rows that broke the decoder, with why.
+    pub fn broken(&self) -> Vec<(&Row, String)> {
+        self.rows
+            .iter()
+            .filter_map(|row| self.broken_because(row).map(|why| (row, why)))
+            .collect()
+    }
+
+    /// True when no payload broke the decoder and every payload ran.
+    pub fn is_hardened(&self) -> bool {
+        self.failure.is_none() && self.broken().is_empty()
+    }
+
+    /// The row with the highest amplification (peak heap per input byte).
+    pub fn worst_amplification(&self) -> Option<&Row> {
+        self.rows
+            .iter()
+            .max_by(|a, b| a.amplification().total_cmp(&b.amplification()))
+    }
+
+    /// Panics with the report's summary and every broken row when the decoder is not
+    /// hardened against these payloads.
+    pub fn assert_hardened(&self) {
+        assert!(self.is_hardened(), "{}", self.text());
+    }
+
+    /// The report as text: a summary, the broken rows, then the ten highest amplifications.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let broken = self.broken();
+        let _ = writeln!(
+            out,
+            "hardpack-check: {} decoded by {}: {} payloads, {} broke it",
+            self.type_name,
+            self.decoder,
+            self.rows.len(),
+            broken.len()
+        );
+        if let Some(e) = &self.trace_error {
+            let _ = writeln!(out, "  {e}");
+        }
+        if let Some(e) = &self.failure {
+            let _ = writeln!(out, "  the check could not finish: {e}");
+        }
+        if let Some(bound) = self.documented_heap_bound() {
+            let _ = writeln!(
+                out,
+                "  heap bound for its limits: {} (2 x max_alloc_bytes + 8 MiB of serde's \
+                 size-hint reservations)",
+                human_bytes(bound)
+            );
+        }
+        let table = |out: &mut String, rows: &mut dyn Iterator<Item = (&Row, String)>| {
+            let _ = writeln!(
+                out,
+                "  {:>5}  {:<48} {:>9} {:>10} {:>7} {:>10}  outcome",
+                "#", "payload", "input", "peak heap", "amp", "time"
+            );
+            for (row, note) in rows {
+                let _ = writeln!(
+                    out,
+                    "  {:>5}  {:<48} {:>9} {:>10} {:>6.1}x {:>10?}  {note}",
+                    row.index,
+                    truncate(&row.id, 48),
+                    human_bytes(row.input_bytes),
+                    human_bytes(row.peak_heap_bytes),
+                    row.amplification(),
+                    row.time,
+                );
+            }
+        };
+        if !broken.is_empty() {
+            let _ = writeln!(out, "broken:");
+            table(
+                &mut out,
+                &mut broken
+                    .iter()
+                    .map(|(row, why)| (*row, format!("{why} ({})", row.what))),
+            );
+        }
+        let mut by_amplification: Vec<&Row> = self.rows.iter().collect();
+        by_amplification.sort_by(|a, b| b.amplification().total_cmp(&a.amplification()));
+        let _ = writeln!(out, "highest amplification:");
+        table(
+            &mut out,
+            &mut by_amplification
+                .into_iter()
+                .take(10)
+                .map(|row| (row, outcome_text(&row.outcome))),
+        );
+        out
+    }
+
+    /// The report as JSON: the settings, and every row with its outcome and whether (and
+    /// why) it broke the decoder.
+    pub fn json(&self) -> serde_json::Value {
+        let rows: Vec<serde_json::Value> = self
+            .rows
+            .iter()
+            .map(|row| {
+                serde_json::json!({
+                    "index": row.index,
+                    "id": row.id,
+                    "what": row.what,
+                    "input_bytes": row.input_bytes,
+                    "outcome": outcome_name(&row.outcome),
+                    "message": outcome_message(&row.outcome),
+                    "peak_heap_bytes": row.peak_heap_bytes,
+                    "allocations": row.allocations,
+                    "elapsed_us": row.time.as_micros() as u64,
+                    "amplification": row.amplification(),
+                    "broken": self.broken_because(row),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "type": self.type_name,
+            "decoder": self.decoder,
+            "max_alloc_bytes": self.limits.as_ref().map(|l| l.max_alloc_bytes),
+            "max_depth": self.limits.as_ref().map(|l| l.max_depth),
+            "documented_heap_bound": self.documented_heap_bound(),
+            "stack_bytes": self.stack_bytes,
+            "heap_ceiling": self.heap_ceiling,
+            "time_limit_ms": self.time_limit.as_millis() as u64,
+            "trace_error": self.trace_error,
+            "failure": self.failure,
+            "hardened": self.is_hardened(),
+            "rows": rows,
+        })
+    }
+}
+
+fn outcome_name(outcome: &Outcome) -> &'static str {
+    match outcome {
+        Outcome::Accepted => "accepted",
+        Outcome::Refused(_) => "refused",
+        Outcome::Panicked(_) => "panicked",
+        Outcome::StackOverflow => "stack_overflow",
+        Outcome::OverHeapCeiling(_) => "over_heap_ceiling",
+        Outcome::Crashed(_) => "crashed",
+        Outcome::TimedOut => "timed_out",
+        Outcome::NotRun => "not_run",
+    }
+}
+
+fn outcome_message(outcome: &Outcome) -> Option<&str> {
+    match outcome {
+        Outcome::Refused(m)
+        | Outcome::Panicked(m)
+        | Outcome::OverHeapCeiling(m)
+        | Outcome::Crashed(m) => Some(m),
+        _ => None,
+    }
+}
+
+fn outcome_text(outcome: &Outcome) -> String {
+    match outcome_message(outcome) {
+        Some(m) => format!("{}: {m}", outcome_name(outcome)),
+        None => outcome_name(outcome).to_string(),
+    }
+}
+
+fn truncate(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(width - 1).collect();
+    format!("{kept}…")
+}
+
+/// Bytes for a person: `512 B`, `1.5 KiB`, `64.0 MiB`.
+pub fn human_bytes(bytes: usize) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}

@@ -1,0 +1,522 @@
+//! The guarded check: every payload decoded in a child process (the same test binary run
+//! again), on a thread with a given stack, under a heap ceiling and a time limit, so that a
+//! stack overflow, an abort or a hang is that payload's result and the run goes on.
+//!
+//! How the child is found: the check's test runs again in a child process with
+//! `HARDPACK_CHECK_CHILD=<check>:<first payload>` set. A check in such a process does not
+//! spawn: the one it names decodes its payloads from the first one on, writes a line per
+//! payload to its standard output, and ends the process; the checks before it in the same
+//! test return at once. When the child dies, the payload it had started is blamed and the
+//! next child starts after it. From a `#[test]`, the child runs that test alone (libtest
+//! names the test's thread after the test); from a `main`, the program runs again with its
+//! own arguments.
+
+use std::cell::Cell;
+use std::fmt::Display;
+use std::io::{BufRead, BufReader, Read};
+use std::marker::PhantomData;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use hardpack::Limits;
+use serde::de::DeserializeOwned;
+
+use crate::alloc;
+use crate::payload::Payload;
+use crate::report::{Outcome, Report, Row};
+use crate::typed::payloads_for;
+
+/// The environment variable that makes a process a check's child.
+const CHILD_ENV: &str = "HARDPACK_CHECK_CHILD";
+/// What a child's result lines start with (the rest of its standard output is libtest's).
+const LINE_PREFIX: &str = "hardpack-check\t";
+
+thread_local! {
+    /// How many checks this thread has run: the child finds its check by this ordinal.
+    static CHECKS_RUN: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A decoder under check: any function from bytes to a result.
+type DecodeFn<'a> = Box<dyn Fn(&[u8]) -> Result<(), String> + Sync + 'a>;
+
+/// Which payloads a check runs.
+enum Source {
+    /// The generic payloads and those shaped by the type.
+    Generated,
+    /// The files of a directory (or one file): reported payloads.
+    Files(PathBuf),
+}
+
+/// A check of a type's decoding against hostile payloads: see [`check`].
+pub struct Check<'a, T> {
+    type_name: &'static str,
+    decoder_name: String,
+    decode: DecodeFn<'a>,
+    /// The limits, when the decoder is hardpack's (they set the documented heap bound).
+    limits: Option<Limits>,
+    source: Source,
+    stack_bytes: usize,
+    heap_ceiling: usize,
+    time_limit: Duration,
+    of: PhantomData<fn() -> T>,
+}
+
+/// The default stack of a decoding thread: tokio's worker threads get 2 MiB.
+pub const DEFAULT_STACK_BYTES: usize = 2 << 20;
+/// The default heap ceiling of a decode: a payload whose decode holds more at once fails.
+pub const DEFAULT_HEAP_CEILING: usize = 1 << 30;
+/// The default time limit of one payload's decode.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// A check of `T` decoded by hardpack under `Limits::default()`, against the generic payloads
+/// and those shaped by `T`. Change the decoder with [`Check::limits`] or [`Check::decoder`],
+/// the payloads with [`Check::payloads`], then [`Check::run`] it or
+/// [`Check::assert_hardened`].
+///
+/// The test binary must use [`CountingAlloc`](crate::CountingAlloc) as its global
+/// allocator: peak heap is what the check measures, and without it the check fails rather
+/// than report 0 bytes.
+pub fn check<T: DeserializeOwned + 'static>() -> Check<'static, T> {
+    let limits = Limits::default();
+    Check {
+        type_name: std::any::type_name::<T>(),
+        decoder_name: "hardpack (default Limits)".into(),
+        decode: hardpack_decoder::<T>(limits.clone()),
+        limits: Some(limits),
+        source: Source::Generated,
+        stack_bytes: DEFAULT_STACK_BYTES,
+        heap_ceiling: DEFAULT_HEAP_CEILING,
+        time_limit: DEFAULT_TIME_LIMIT,
+        of: PhantomData,
+    }
+}
+
+fn hardpack_decoder<'a, T: DeserializeOwned>(limits: Limits) -> DecodeFn<'a> {
+    let decoder = hardpack::Decoder::new(limits);
+    Box::new(move |bytes| {
+        decoder
+            .from_slice::<T>(bytes)
+            .map(drop)
+            .map_err(|e| e.to_string())
+    })
+}
+
+impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
+    /// Decodes with hardpack under these limits.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.decoder_name = "hardpack".into();
+        self.decode = hardpack_decoder::<T>(limits.clone());
+        self.limits = Some(limits);
+        self
+    }
+
+    /// Decodes with any function: rmp-serde, a hand-written decoder, a service's own entry
+    /// point. Its error is the refusal's message.
+    pub fn decoder<'b, R, E: Display>(
+        self,
+        name: &str,
+        decode: impl Fn(&[u8]) -> Result<R, E> + Sync + 'b,
+    ) -> Check<'b, T> {
+        Check {
+            type_name: self.type_name,
+            decoder_name: name.to_string(),
+            decode: Box::new(move |bytes| decode(bytes).map(drop).map_err(|e| e.to_string())),
+            limits: None,
+            source: self.source,
+            stack_bytes: self.stack_bytes,
+            heap_ceiling: self.heap_ceiling,
+            time_limit: self.time_limit,
+            of: PhantomData,
+        }
+    }
+
+    /// Runs the payloads in `path` (a file, or every file of a directory, sorted by name)
+    /// instead of the generated ones: "does this reported payload hurt my service".
+    pub fn payloads(mut self, path: impl AsRef<Path>) -> Self {
+        self.source = Source::Files(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// The stack of the thread each payload is decoded on (default 2 MiB, tokio's).
+    pub fn stack_bytes(mut self, bytes: usize) -> Self {
+        self.stack_bytes = bytes;
+        self
+    }
+
+    /// The most heap one decode may hold at once (default 1 GiB); above it the allocator
+    /// refuses, which aborts the child, and the payload is reported over the ceiling.
+    pub fn heap_ceiling(mut self, bytes: usize) -> Self {
+        self.heap_ceiling = bytes;
+        self
+    }
+
+    /// How long one payload's decode may take (default 10 s).
+    pub fn time_limit(mut self, limit: Duration) -> Self {
+        self.time_limit = limit;
+        self
+    }
+
+    /// Fails (panics) with the report's table when any payload broke the decoder: see
+    /// [`Report::broken`].
+    pub fn assert_hardened(self) {
+        self.run().assert_hardened();
+    }
+
+    /// Runs every payload, each in a guarded child process, and reports what each did.
+    pub fn run(self) -> Report {
+        let ordinal = CHECKS_RUN.with(|c| {
+            let n = c.get();
+            c.set(n + 1);
+            n
+        });
+        let (payloads, trace_error) = self.load();
+        match child_role() {
+            Some((check, first)) if check == ordinal => self.run_as_child(&payloads, first),
+            Some((check, _)) if ordinal < check => {
+                // The test runs another check before the one this child is for: the child
+                // cannot return what the parent's run of it returned.
+                child_says("more-than-one-check");
+                std::process::exit(0)
+            }
+            Some(_) => Report::skipped(self.type_name),
+            None => self.run_as_parent(ordinal, payloads, trace_error),
+        }
+    }
+
+    fn load(&self) -> (Vec<Payload>, Option<String>) {
+        match &self.source {
+            Source::Generated => {
+                let (payloads, error) = payloads_for::<T>();
+                (payloads, error.map(|e| e.to_string()))
+            }
+            Source::Files(path) => match read_payloads(path) {
+                Ok(payloads) => (payloads, None),
+                Err(e) => (Vec::new(), Some(e)),
+            },
+        }
+    }
+
+    /// In the child: decodes the payloads from `first` on, a result line each, then ends the
+    /// process (the parent reads the lines; the test harness must not go on).
+    fn run_as_child(&self, payloads: &[Payload], first: usize) -> ! {
+        use std::io::Write;
+        let out = std::io::stdout();
+        if !alloc::is_installed() {
+            let mut lock = out.lock();
+            let _ = writeln!(lock, "{LINE_PREFIX}no-meter");
+            let _ = lock.flush();
+            std::process::exit(0);
+        }
+        for (index, payload) in payloads.iter().enumerate().skip(first) {
+            {
+                let mut lock = out.lock();
+                let _ = writeln!(lock, "{LINE_PREFIX}start\t{index}");
+                let _ = lock.flush();
+            }
+            let measured = std::thread::scope(|scope| {
+                std::thread::Builder::new()
+                    .name(format!("hardpack-check payload {index}"))
+                    .stack_size(self.stack_bytes)
+                    .spawn_scoped(scope, || {
+                        alloc::measure(|| {
+                            alloc::refusing_above(self.heap_ceiling, || {
+                                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                    (self.decode)(&payload.bytes)
+                                }))
+                            })
+                        })
+                    })
+                    .map(|handle| handle.join())
+            });
+            let line = match measured {
+                Ok(Ok((result, cost))) => {
+                    let (verdict, message) = match result {
+                        Ok(Ok(())) => ("accepted", String::new()),
+                        Ok(Err(e)) => ("refused", e),
+                        Err(panic) => ("panicked", panic_message(panic.as_ref())),
+                    };
+                    format!(
+                        "{LINE_PREFIX}done\t{index}\t{verdict}\t{}\t{}\t{}\t{}",
+                        cost.peak_bytes,
+                        cost.allocations,
+                        cost.elapsed.as_micros(),
+                        one_line(&message)
+                    )
+                }
+                Ok(Err(_)) => {
+                    format!("{LINE_PREFIX}done\t{index}\tpanicked\t0\t0\t0\tthe thread died")
+                }
+                Err(e) => format!("{LINE_PREFIX}done\t{index}\tpanicked\t0\t0\t0\tno thread: {e}"),
+            };
+            let mut lock = out.lock();
+            let _ = writeln!(lock, "{line}");
+            let _ = lock.flush();
+        }
+        std::process::exit(0)
+    }
+
+    /// In the parent: children, one at a time, until every payload has a result.
+    fn run_as_parent(
+        self,
+        ordinal: usize,
+        payloads: Vec<Payload>,
+        trace_error: Option<String>,
+    ) -> Report {
+        let mut rows: Vec<Option<Row>> = vec![None; payloads.len()];
+        let mut failure = None;
+        let mut next = 0;
+        while next < payloads.len() {
+            match self.one_child(ordinal, next, &payloads, &mut rows) {
+                Ok(resume_at) => next = resume_at,
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        Report {
+            type_name: self.type_name.to_string(),
+            decoder: self.decoder_name,
+            limits: self.limits,
+            stack_bytes: self.stack_bytes,
+            heap_ceiling: self.heap_ceiling,
+            time_limit: self.time_limit,
+            trace_error,
+            failure,
+            rows: rows
+                .into_iter()
+                .zip(&payloads)
+                .enumerate()
+                .map(|(index, (row, payload))| {
+                    row.unwrap_or_else(|| Row::new(index, payload, Outcome::NotRun))
+                })
+                .collect(),
+        }
+    }
+
+    /// Runs one child from payload `first`; returns where the next child starts.
+    fn one_child(
+        &self,
+        ordinal: usize,
+        first: usize,
+        payloads: &[Payload],
+        rows: &mut [Option<Row>],
+    ) -> Result<usize, String> {
+        let mut child = self_command()?
+            .env(CHILD_ENV, format!("{ordinal}:{first}"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .stdin(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("could not start the child process: {e}"))?;
+        let stdout = child.stdout.take().ok_or("no child stdout")?;
+        let mut stderr = child.stderr.take().ok_or("no child stderr")?;
+        let stderr_reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            text
+        });
+        let (lines_tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if let Some(rest) = line.strip_prefix(LINE_PREFIX) {
+                    if lines_tx.send(rest.to_string()).is_err() {
+                        break;
+                    }
+                }
+            }
+        });
+        let mut in_flight: Option<(usize, Instant)> = None;
+        let mut next = first;
+        loop {
+            let wait = match in_flight {
+                Some((_, since)) => self.time_limit.saturating_sub(since.elapsed()),
+                // Startup (building the payloads, the test harness) gets a generous wait.
+                None => self.time_limit.max(Duration::from_secs(60)),
+            };
+            match lines.recv_timeout(wait) {
+                Ok(line) => {
+                    let fields: Vec<&str> = line.splitn(8, '\t').collect();
+                    match fields.as_slice() {
+                        ["no-meter"] => {
+                            let _ = child.wait();
+                            return Err("the test binary's global allocator is not \
+                                hardpack_check::CountingAlloc: add `#[global_allocator] static \
+                                ALLOC: hardpack_check::CountingAlloc = \
+                                hardpack_check::CountingAlloc;` so peak heap can be measured"
+                                .into());
+                        }
+                        ["more-than-one-check"] => {
+                            let _ = child.wait();
+                            return Err("this test runs more than one check: a check's child \
+                                process runs the test again and cannot get past an earlier \
+                                check; give each check its own #[test]"
+                                .into());
+                        }
+                        ["start", index] => {
+                            in_flight = index.parse().ok().map(|i| (i, Instant::now()));
+                        }
+                        ["done", index, verdict, peak, allocations, micros, message] => {
+                            let index: usize = index.parse().map_err(|_| "a bad result line")?;
+                            let outcome = match *verdict {
+                                "accepted" => Outcome::Accepted,
+                                "refused" => Outcome::Refused(message.to_string()),
+                                _ => Outcome::Panicked(message.to_string()),
+                            };
+                            if let (Some(slot), Some(payload)) =
+                                (rows.get_mut(index), payloads.get(index))
+                            {
+                                let mut row = Row::new(index, payload, outcome);
+                                row.peak_heap_bytes = peak.parse().unwrap_or(0);
+                                row.allocations = allocations.parse().unwrap_or(0);
+                                row.time = Duration::from_micros(micros.parse().unwrap_or(0));
+                                *slot = Some(row);
+                            }
+                            in_flight = None;
+                            next = index + 1;
+                        }
+                        _ => {}
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return match in_flight {
+                        Some((index, since)) => {
+                            if let (Some(slot), Some(payload)) =
+                                (rows.get_mut(index), payloads.get(index))
+                            {
+                                let mut row = Row::new(index, payload, Outcome::TimedOut);
+                                row.time = since.elapsed();
+                                *slot = Some(row);
+                            }
+                            Ok(index + 1)
+                        }
+                        None => Err("the child process did not start decoding in time".into()),
+                    };
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    let status = child.wait().map_err(|e| e.to_string())?;
+                    let stderr = stderr_reader.join().unwrap_or_default();
+                    return match in_flight {
+                        Some((index, since)) => {
+                            let outcome = died(&stderr, &status.to_string());
+                            if let (Some(slot), Some(payload)) =
+                                (rows.get_mut(index), payloads.get(index))
+                            {
+                                let mut row = Row::new(index, payload, outcome);
+                                row.time = since.elapsed();
+                                *slot = Some(row);
+                            }
+                            Ok(index + 1)
+                        }
+                        None if next > first || next >= payloads.len() => Ok(next),
+                        None => Err(format!(
+                            "the child process ended ({status}) before decoding anything: is \
+                             the check in a #[test] or main that runs it again? {}",
+                            tail(&stderr)
+                        )),
+                    };
+                }
+            }
+        }
+    }
+}
+
+/// A line from a child to its parent.
+fn child_says(what: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{LINE_PREFIX}{what}");
+    let _ = out.flush();
+}
+
+/// This process's role: `Some((check, first payload))` in a child.
+fn child_role() -> Option<(usize, usize)> {
+    let value = std::env::var(CHILD_ENV).ok()?;
+    let (check, first) = value.split_once(':')?;
+    Some((check.parse().ok()?, first.parse().ok()?))
+}
+
+/// The command that runs this check again: the same test alone, or the same program with
+/// its own arguments.
+fn self_command() -> Result<Command, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("no current executable: {e}"))?;
+    let mut command = Command::new(exe);
+    match std::thread::current().name() {
+        Some(name) if name != "main" => {
+            command.args([name, "--exact", "--nocapture", "--test-threads=1"]);
+        }
+        _ => {
+            command.args(std::env::args_os().skip(1));
+        }
+    }
+    Ok(command)
+}
+
+/// What killed a child, from its standard error and exit status.
+fn died(stderr: &str, status: &str) -> Outcome {
+    if stderr.contains("has overflowed its stack") {
+        Outcome::StackOverflow
+    } else if stderr.contains("memory allocation of") {
+        Outcome::OverHeapCeiling(tail(stderr))
+    } else {
+        Outcome::Crashed(format!("{status}; {}", tail(stderr)))
+    }
+}
+
+/// The last non-empty line of a process's standard error.
+fn tail(stderr: &str) -> String {
+    stderr
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim()
+        .to_string()
+}
+
+fn one_line(message: &str) -> String {
+    message.replace(['\n', '\t', '\r'], " ")
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "a panic".into())
+}
+
+/// The payload files of `path` (itself if a file), sorted by name, each named by its file.
+fn read_payloads(path: &Path) -> Result<Vec<Payload>, String> {
+    let read = |p: &Path| {
+        std::fs::read(p)
+            .map(|bytes| {
+                let name = p
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                Payload::new(
+                    name.clone(),
+                    format!("the payload file {}", p.display()),
+                    bytes,
+                )
+            })
+            .map_err(|e| format!("{}: {e}", p.display()))
+    };
+    if path.is_file() {
+        return Ok(vec![read(path)?]);
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files.iter().map(|p| read(p)).collect()
+}

@@ -1,0 +1,162 @@
+//! The guarded check, end to end: hardpack on a recursive type is clean; rmp-serde on the same
+//! type overflows the stack and the check reports it as that payload's result and goes on; a
+//! hand-written `Deserialize` that preallocates from an untrusted length is caught at the heap
+//! ceiling.
+
+use hardpack_check::{check, CountingAlloc, Outcome};
+use serde::de::{SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
+
+#[allow(dead_code)]
+#[derive(Deserialize, Debug)]
+enum Tree {
+    Leaf,
+    Boxed(Box<Tree>),
+    List(Vec<Tree>),
+}
+
+#[allow(dead_code)]
+#[derive(Deserialize, Debug)]
+struct Request {
+    id: u64,
+    method: String,
+    tree: Tree,
+}
+
+#[test]
+fn hardpack_decoding_a_recursive_type_is_hardened() {
+    let report = check::<Request>().run();
+    report.assert_hardened();
+    assert!(report.rows.len() > 100, "{}", report.text());
+    assert!(report.rows.iter().any(|r| r.id.ends_with(".nested")));
+    // Every nested payload refused at the depth limit.
+    for row in report.rows.iter().filter(|r| r.id.ends_with(".nested")) {
+        assert!(
+            matches!(&row.outcome, Outcome::Refused(m) if m.contains("max_depth")),
+            "{row:?}"
+        );
+    }
+    let worst = report.worst_amplification().unwrap();
+    assert!(
+        worst.peak_heap_bytes > 0,
+        "the meter measured nothing: {worst:?}"
+    );
+}
+
+/// The stack on which rmp-serde's recursion (up to its own depth limit of 1024) overflows:
+/// tokio's 2 MiB in a debug build, less in an optimised one, whose frames are smaller.
+const SMALL_STACK: usize = if cfg!(debug_assertions) {
+    2 << 20
+} else {
+    64 << 10
+};
+
+#[test]
+fn rmp_serde_overflowing_the_stack_is_that_payloads_result_and_the_check_goes_on() {
+    let report = check::<Request>()
+        .decoder("rmp-serde", |bytes| rmp_serde::from_slice::<Request>(bytes))
+        .stack_bytes(SMALL_STACK)
+        .run();
+    assert!(!report.is_hardened());
+    let overflows: Vec<_> = report
+        .rows
+        .iter()
+        .filter(|r| r.outcome == Outcome::StackOverflow)
+        .collect();
+    assert!(!overflows.is_empty(), "{}", report.text());
+    // Each a recursion: a nested path of the type, a generic bomb, or a deep nesting in a
+    // field the type ignores (which rmp-serde skips by recursing).
+    for r in &overflows {
+        assert!(
+            r.id.ends_with(".nested")
+                || r.id.contains("bomb")
+                || r.id.contains("unknown-field-nested"),
+            "{r:?}"
+        );
+    }
+    // The check went on after each death: the payloads after them have results too.
+    let last = report.rows.last().unwrap();
+    assert!(!matches!(last.outcome, Outcome::NotRun), "{last:?}");
+    assert!(report.text().contains("overflowed"), "{}", report.text());
+}
+
+/// A hand-written `Deserialize` that trusts the size hint, as many do.
+#[derive(Debug)]
+struct Preallocates(#[allow(dead_code)] Vec<u64>);
+
+impl<'de> Deserialize<'de> for Preallocates {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Preallocates;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Preallocates, A::Error> {
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+                while let Some(x) = seq.next_element()? {
+                    out.push(x);
+                }
+                Ok(Preallocates(out))
+            }
+        }
+        deserializer.deserialize_seq(V)
+    }
+}
+
+#[allow(dead_code)]
+#[derive(Deserialize, Debug)]
+struct Batch {
+    items: Preallocates,
+}
+
+#[test]
+fn a_deserialize_preallocating_from_a_claimed_length_is_caught_at_the_heap_ceiling() {
+    // rmp-serde hands the claimed length on as the hint: 4294967295 u64s asked for at once.
+    let report = check::<Batch>()
+        .decoder("rmp-serde", |bytes| rmp_serde::from_slice::<Batch>(bytes))
+        .heap_ceiling(256 << 20)
+        .run();
+    let over: Vec<_> = report
+        .rows
+        .iter()
+        .filter(|r| matches!(r.outcome, Outcome::OverHeapCeiling(_)))
+        .collect();
+    assert!(!over.is_empty(), "{}", report.text());
+    assert!(
+        over.iter().any(|r| r.id.contains("array32-max")),
+        "{over:?}"
+    );
+}
+
+#[test]
+fn hardpack_caps_the_hint_so_the_same_deserialize_is_safe() {
+    // The hint is bounded by the input left and the budget.
+    check::<Batch>().heap_ceiling(256 << 20).assert_hardened();
+}
+
+#[test]
+fn reported_payloads_from_a_directory_get_the_same_report() {
+    let dir = std::env::temp_dir().join(format!("hardpack-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("a-bomb"),
+        [vec![0x91; 100_000], vec![0xc0]].concat(),
+    )
+    .unwrap();
+    std::fs::write(dir.join("b-claim"), [0xdd, 0xff, 0xff, 0xff, 0xff]).unwrap();
+    let report = check::<Request>().payloads(&dir).run();
+    assert_eq!(report.rows.len(), 2, "{}", report.text());
+    assert_eq!(report.rows[0].id, "a-bomb");
+    assert!(
+        matches!(&report.rows[0].outcome, Outcome::Refused(_)),
+        "{report:?}"
+    );
+    report.assert_hardened();
+    let json = report.json();
+    assert_eq!(json["rows"][1]["id"], "b-claim");
+    assert_eq!(json["hardened"], true);
+}
