@@ -1,17 +1,94 @@
 //! Harden your own MessagePack types and decoders.
 //!
-//! hardpack proves that hardpack cannot be knocked over; this crate is the same suite for
-//! your code: the hostile payloads (recursion bombs, headers claiming 4 GiB, amplification)
-//! as a library, to run against any decoder of any type.
+//! hardpack proves that hardpack cannot be knocked over. This crate is the same suite for the
+//! types your service decodes from untrusted input, with hardpack or with any other decoder:
+//!
+//! - [`generic`]: the recursion bombs, 4 GiB length claims, amplification and malformed
+//!   input that hit any decoder (the seeds of hardpack's own fuzz targets);
+//! - [`for_type`]: payloads shaped by your type, traced from its `Deserialize`: a maximal
+//!   length claim at each collection, each recursive path nested a million deep, a bomb in
+//!   an unknown field, unknown enum variants, wrong types, duplicate keys, cut documents;
+//! - [`check`]: runs them all, each in a guarded child process, and reports per payload the
+//!   outcome, peak heap, allocations, time and amplification;
+//! - [`fuzz_typed!`]: a fuzz target on your type for libFuzzer or AFL++, seeded by
+//!   [`write_seeds`].
+//!
+//! # Harden your own types
+//!
+//! ```no_run
+//! // tests/hardened.rs
+//! #[global_allocator]
+//! static ALLOC: hardpack_check::CountingAlloc = hardpack_check::CountingAlloc;
+//!
+//! #[derive(serde::Deserialize)]
+//! struct Request { id: u64, method: String, params: Vec<Request> }
+//!
+//! #[test]
+//! fn request_is_hardened() {
+//!     hardpack_check::check::<Request>().assert_hardened();
+//! }
+//!
+//! #[test]
+//! fn request_through_rmp_serde() {
+//!     hardpack_check::check::<Request>()
+//!         .decoder("rmp-serde", |bytes| rmp_serde::from_slice::<Request>(bytes))
+//!         .assert_hardened(); // fails: a nested payload overflows rmp-serde's stack
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! One check per `#[test]`: each payload runs in a child process that runs the test again,
+//! so a stack overflow or an abort is that payload's result and the check goes on. The
+//! counting allocator must be the test binary's global allocator; without it the check fails
+//! rather than report 0 bytes.
+//!
+//! **What counts as broken** ([`Report::broken`]): a crash or abort (a stack overflow on the
+//! decoding thread, 2 MiB by default; an allocation over the heap ceiling, 1 GiB by
+//! default), a panic, a decode over the time limit (10 s by default), or, with hardpack as
+//! the decoder, a peak heap over the documented bound for its limits (2 × `max_alloc_bytes`
+//! + 8 MiB). Amplification (peak heap per input byte) is reported beside it.
+//!
+//! # Reported payloads
+//!
+//! `check::<Request>().payloads("reports/")` runs the files of a directory instead: "does this
+//! report hurt my service" is one call.
+//!
+//! # The report
+//!
+//! [`Check::run`] returns a [`Report`]: [`Report::text`] (a summary, the broken payloads, the
+//! highest amplifications) and [`Report::json`] (every payload).
 //!
 //! ```
 //! let payloads = hardpack_check::generic();
 //! let bomb = payloads.iter().find(|p| p.id == "bomb-arrays-129").unwrap();
 //! assert_eq!(bomb.bytes.len(), 130);
-//! // hardpack refuses it at its depth limit; so should your decoder.
 //! let err = hardpack::decode(&bomb.bytes).unwrap_err();
 //! assert_eq!(err.limit(), Some(hardpack::Limit::Depth));
 //! ```
+//!
+//! # A fuzz target on your type
+//!
+//! In a cargo-fuzz crate (`fuzz/fuzz_targets/request.rs`):
+//!
+//! ```ignore
+//! #![no_main]
+//! hardpack_check::fuzz_typed!(libfuzzer, my_service::Request, roundtrip);
+//! ```
+//!
+//! and its seeds, once: `hardpack_check::write_seeds::<Request>("fuzz/corpus/request")`. The
+//! oracles are in [`fuzz`]. The target builds with `cargo fuzz build -O --debug-assertions`
+//! like hardpack's own, so it runs unchanged under ClusterFuzzLite or OSS-Fuzz: add its name
+//! to the `cargo fuzz build` line of your `build.sh` and copy the binary and its seed zip to
+//! `$OUT`.
+//!
+//! # What the tracer cannot see
+//!
+//! A place read with `deserialize_any` (an untagged or internally tagged enum, a flattened
+//! struct, a `serde_json::Value` or `hardpack::Value` field) does not say what it wants: it is
+//! [`shape::Shape::Opaque`], gets the generic bombs and claims, and the rest of the type is
+//! still traced. A type the tracer cannot get through at all (one that recurses with no
+//! `Option`, collection or ending variant) gets the generic payloads and the reason, in
+//! [`Report::trace_error`].
 
 // The counting allocator implements `GlobalAlloc`, which is unsafe to implement; nothing
 // else in the crate is.
@@ -20,6 +97,7 @@
 
 #[allow(unsafe_code)]
 pub mod alloc;
+pub mod fuzz;
 mod generic;
 mod payload;
 mod report;
@@ -32,4 +110,6 @@ pub use generic::generic;
 pub use payload::Payload;
 pub use report::{human_bytes, Outcome, Report, Row};
 pub use run::{check, Check, DEFAULT_HEAP_CEILING, DEFAULT_STACK_BYTES, DEFAULT_TIME_LIMIT};
-pub use typed::{for_type, from_shape, payloads_for, RECURSION_DEPTH};
+pub use typed::{
+    for_type, from_shape, payloads_for, seeds_for, write_seeds, MAX_SEED_BYTES, RECURSION_DEPTH,
+};

@@ -51,6 +51,53 @@ pub fn payloads_for<T: DeserializeOwned>() -> (Vec<Payload>, Option<TraceError>)
 
 /// The payloads of a traced shape.
 pub fn from_shape(traced: &Traced) -> Vec<Payload> {
+    shaped(traced, RECURSION_DEPTH)
+}
+
+/// Seeds for a fuzz target on `T`: the payloads of [`for_type`] with each nesting just past
+/// hardpack's default `max_depth` instead of a million deep, none over [`MAX_SEED_BYTES`]
+/// (the fuzzer's time goes to mutating, not to re-reading big inputs). Falls back to the
+/// generic payloads of that size when `T` cannot be traced.
+pub fn seeds_for<T: DeserializeOwned>() -> Vec<Payload> {
+    let depth = hardpack::Limits::default().max_depth + 2;
+    let mut seeds = match trace::<T>() {
+        Ok(traced) => shaped(&traced, depth),
+        Err(_) => generic(),
+    };
+    seeds.retain(|p| p.bytes.len() <= MAX_SEED_BYTES);
+    seeds
+}
+
+/// The largest seed [`seeds_for`] writes.
+pub const MAX_SEED_BYTES: usize = 4096;
+
+/// Writes [`seeds_for`]`::<T>()` into `dir` (created if missing), a file per seed named by its
+/// id; returns how many.
+pub fn write_seeds<T: DeserializeOwned>(
+    dir: impl AsRef<std::path::Path>,
+) -> std::io::Result<usize> {
+    let dir = dir.as_ref();
+    std::fs::create_dir_all(dir)?;
+    let seeds = seeds_for::<T>();
+    for seed in &seeds {
+        let name: String = seed
+            .id
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        std::fs::write(dir.join(name), &seed.bytes)?;
+    }
+    Ok(seeds.len())
+}
+
+/// The payloads of a traced shape, each nesting `depth` deep.
+fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
     let root_name = short_name(traced.type_name);
     let writer = Writer {
         root: &traced.root,
@@ -148,12 +195,12 @@ pub fn from_shape(traced: &Traced) -> Vec<Payload> {
                     ]
                     .concat()
                 };
-                let deep = [vec![0x91; RECURSION_DEPTH], vec![0xc0]].concat();
+                let deep = [vec![0x91; depth], vec![0xc0]].concat();
                 out.push(at(
                     "unknown-field-nested",
                     format!(
                         "read as a map, an unknown field holding {} nested arrays",
-                        thousands(RECURSION_DEPTH)
+                        thousands(depth)
                     ),
                     &with_unknown(&deep),
                 ));
@@ -205,12 +252,14 @@ pub fn from_shape(traced: &Traced) -> Vec<Payload> {
         if let Some((ancestor_steps, inner_steps)) = &place.recursion {
             out.push(Payload::new(
                 format!("{}.nested", name(place)),
-                format!(
-                    "{}: nested {} deep",
-                    name(place),
-                    thousands(RECURSION_DEPTH)
+                format!("{}: nested {} deep", name(place), thousands(depth)),
+                writer.nested(
+                    &traced.root,
+                    ancestor_steps,
+                    inner_steps,
+                    &place.shape,
+                    depth,
                 ),
-                writer.nested(&traced.root, ancestor_steps, inner_steps, &place.shape),
             ));
         }
     }
@@ -866,24 +915,31 @@ impl<'a> Writer<'a> {
     }
 
     /// The recursive path from the container at `ancestor` to the place at `inner` (which
-    /// names that container again), repeated [`RECURSION_DEPTH`] times, ending in the
+    /// names that container again), repeated `depth` times, ending in the
     /// container's smallest value, inside the smallest document reaching the container.
-    fn nested(&self, root: &Shape, ancestor: &[Step], inner: &[Step], shape: &Shape) -> Vec<u8> {
+    fn nested(
+        &self,
+        root: &Shape,
+        ancestor: &[Step],
+        inner: &[Step],
+        shape: &Shape,
+        depth: usize,
+    ) -> Vec<u8> {
         let (outer_before, outer_after) = self.around(root, ancestor, &mut Vec::new());
         let (before, after) = self.around(shape, inner, &mut Vec::new());
         let end = self.minimal(shape, &mut Vec::new());
         let mut out = Vec::with_capacity(
             outer_before.len()
-                + (before.len() + after.len()) * RECURSION_DEPTH
+                + (before.len() + after.len()) * depth
                 + end.len()
                 + outer_after.len(),
         );
         out.extend(&outer_before);
-        for _ in 0..RECURSION_DEPTH {
+        for _ in 0..depth {
             out.extend(&before);
         }
         out.extend(&end);
-        for _ in 0..RECURSION_DEPTH {
+        for _ in 0..depth {
             out.extend(&after);
         }
         out.extend(&outer_after);
