@@ -322,7 +322,9 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                if let Some(rest) = line.strip_prefix(LINE_PREFIX) {
+                // libtest may have printed part of a line ("test name ... ") before ours.
+                if let Some(at) = line.find(LINE_PREFIX) {
+                    let rest = &line[at + LINE_PREFIX.len()..];
                     if lines_tx.send(rest.to_string()).is_err() {
                         break;
                     }

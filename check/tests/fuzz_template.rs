@@ -10,7 +10,10 @@ static ALLOC: CountingAlloc = CountingAlloc;
 enum Tree {
     Leaf(f64),
     List(Vec<Tree>),
-    Named { name: String, child: Option<Box<Tree>> },
+    Named {
+        name: String,
+        child: Option<Box<Tree>>,
+    },
 }
 
 #[test]

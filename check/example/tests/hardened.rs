@@ -1,0 +1,124 @@
+//! Each type checked with hardpack-check: clean against hardpack; against rmp-serde, what the
+//! kit must find (a nested payload overflowing the decoding thread's stack).
+
+use hardpack_check::{check, CountingAlloc, Outcome, Report};
+use hardpack_check_example::{Config, Event, RpcRequest};
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
+
+/// The stack on which rmp-serde's recursion (to its own limit of 1024 levels) overflows: a
+/// tokio worker's 2 MiB in a debug build; an optimised build's frames are smaller, so less.
+const RMP_SERDE_STACK: usize = if cfg!(debug_assertions) {
+    2 << 20
+} else {
+    64 << 10
+};
+
+fn summary(report: &Report) -> String {
+    if std::env::var_os("SHOW_BROKEN").is_some() {
+        eprintln!("failure: {:?}", report.failure);
+        for (row, why) in report.broken() {
+            eprintln!("  {} {why}", row.id);
+        }
+    }
+    let worst = report
+        .worst_amplification()
+        .map(|r| (r.id.clone(), r.amplification()));
+    format!(
+        "{} by {}: {} payloads, {} broken, worst amplification {:?}",
+        report.type_name,
+        report.decoder,
+        report.rows.len(),
+        report.broken().len(),
+        worst
+    )
+}
+
+/// The rows rmp-serde's recursion took down (every payload ran: the check went on after
+/// each death).
+fn overflows(report: &Report) -> Vec<String> {
+    assert!(report.failure.is_none(), "{}", report.text());
+    report
+        .rows
+        .iter()
+        .filter(|r| r.outcome == Outcome::StackOverflow)
+        .map(|r| r.id.clone())
+        .collect()
+}
+
+#[test]
+fn rpc_request_with_hardpack() {
+    let report = check::<RpcRequest>().run();
+    eprintln!("{}", summary(&report));
+    assert!(report.trace_error.is_none(), "{:?}", report.trace_error);
+    report.assert_hardened();
+}
+
+#[test]
+fn rpc_request_with_rmp_serde() {
+    let report = check::<RpcRequest>()
+        .decoder("rmp-serde", |b| rmp_serde::from_slice::<RpcRequest>(b))
+        .stack_bytes(RMP_SERDE_STACK)
+        .run();
+    eprintln!("{}", summary(&report));
+    let overflows = overflows(&report);
+    assert!(
+        overflows.iter().any(|id| id.contains("::List[].nested")),
+        "{}",
+        report.text()
+    );
+}
+
+#[test]
+fn event_with_hardpack() {
+    let report = check::<Event>().run();
+    eprintln!("{}", summary(&report));
+    assert!(report.trace_error.is_none(), "{:?}", report.trace_error);
+    // The untagged tag value and the uninterpreted part are opaque: they get the generic bombs.
+    assert!(report
+        .rows
+        .iter()
+        .any(|r| r.id.starts_with("Event.extra.bomb-")));
+    report.assert_hardened();
+}
+
+#[test]
+fn event_with_rmp_serde() {
+    let report = check::<Event>()
+        .decoder("rmp-serde", |b| rmp_serde::from_slice::<Event>(b))
+        .stack_bytes(RMP_SERDE_STACK)
+        .run();
+    eprintln!("{}", summary(&report));
+    // A deep nesting in the part the service does not interpret (relay#6212's shape).
+    assert!(
+        overflows(&report)
+            .iter()
+            .any(|id| id.starts_with("Event.extra.bomb-") || id.contains("unknown-field-nested")),
+        "{}",
+        report.text()
+    );
+}
+
+#[test]
+fn config_with_hardpack() {
+    let report = check::<Config>().run();
+    eprintln!("{}", summary(&report));
+    assert!(report.trace_error.is_none(), "{:?}", report.trace_error);
+    assert!(report.rows.iter().any(|r| r.id.ends_with(".nested")));
+    report.assert_hardened();
+}
+
+#[test]
+fn config_with_rmp_serde() {
+    let report = check::<Config>()
+        .decoder("rmp-serde", |b| rmp_serde::from_slice::<Config>(b))
+        .stack_bytes(RMP_SERDE_STACK)
+        .run();
+    eprintln!("{}", summary(&report));
+    assert!(
+        overflows(&report).iter().any(|id| id.ends_with(".nested")),
+        "{}",
+        report.text()
+    );
+}
