@@ -15,24 +15,9 @@ const RMP_SERDE_STACK: usize = if cfg!(debug_assertions) {
     64 << 10
 };
 
+/// The report's text, printed for `cargo test -p hardpack-check-example -- --nocapture`.
 fn summary(report: &Report) -> String {
-    if std::env::var_os("SHOW_BROKEN").is_some() {
-        eprintln!("failure: {:?}", report.failure);
-        for (row, why) in report.broken() {
-            eprintln!("  {} {why}", row.id);
-        }
-    }
-    let worst = report
-        .worst_amplification()
-        .map(|r| (r.id.clone(), r.amplification()));
-    format!(
-        "{} by {}: {} payloads, {} broken, worst amplification {:?}",
-        report.type_name,
-        report.decoder,
-        report.rows.len(),
-        report.broken().len(),
-        worst
-    )
+    report.text()
 }
 
 /// The rows rmp-serde's recursion took down (every payload ran: the check went on after
