@@ -53,6 +53,8 @@ pub(crate) mod display;
 mod drop;
 mod hash;
 pub(crate) mod leaf;
+#[cfg(feature = "serde")]
+pub(crate) mod ser;
 #[macro_use]
 mod macros;
 pub(crate) mod token;
