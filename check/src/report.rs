@@ -47,6 +47,10 @@ pub struct Row {
     pub peak_heap_bytes: usize,
     /// Allocations the decode made.
     pub allocations: usize,
+    /// With hardpack as the decoder, for a payload it accepted: what the decode charged to
+    /// `max_alloc_bytes` (serde's model cannot tell an inline struct from a boxed one, so
+    /// nested struct fields are charged at every level: the charge can exceed the heap).
+    pub charged_bytes: Option<usize>,
     /// How long the decode took.
     pub time: Duration,
 }
@@ -61,6 +65,7 @@ impl Row {
             outcome,
             peak_heap_bytes: 0,
             allocations: 0,
+            charged_bytes: None,
             time: Duration::ZERO,
         }
     }
@@ -174,6 +179,31 @@ impl Report {
         self.failure.is_none() && self.broken().is_empty()
     }
 
+    /// With hardpack as the decoder: the most heap a decode held per byte it charged to
+    /// `max_alloc_bytes`, over the accepted payloads that charged anything (and how many).
+    pub fn peak_per_charged_byte(&self) -> Option<(f64, usize)> {
+        let ratios: Vec<f64> = self
+            .rows
+            .iter()
+            .filter_map(|r| match r.charged_bytes {
+                Some(charged) if charged > 0 => Some(r.peak_heap_bytes as f64 / charged as f64),
+                _ => None,
+            })
+            .collect();
+        let worst = ratios
+            .iter()
+            .copied()
+            .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |m| m.max(r))))?;
+        Some((worst, ratios.len()))
+    }
+
+    /// The `max_alloc_bytes` that keeps a decode of this type under the heap ceiling, from
+    /// the measured [`peak_per_charged_byte`](Self::peak_per_charged_byte) (at least 1).
+    pub fn recommended_max_alloc_bytes(&self) -> Option<usize> {
+        let (ratio, _) = self.peak_per_charged_byte()?;
+        Some((self.heap_ceiling as f64 / ratio.max(1.0)) as usize)
+    }
+
     /// The row with the highest amplification (peak heap per input byte).
     pub fn worst_amplification(&self) -> Option<&Row> {
         self.rows
@@ -211,6 +241,19 @@ impl Report {
                 "  heap bound for its limits: {} (2 x max_alloc_bytes + 8 MiB of serde's \
                  size-hint reservations)",
                 human_bytes(bound)
+            );
+        }
+        if let (Some((ratio, count)), Some(recommended)) = (
+            self.peak_per_charged_byte(),
+            self.recommended_max_alloc_bytes(),
+        ) {
+            let _ = writeln!(
+                out,
+                "  the budget's charge against the real peak: at most {ratio:.2} bytes held per \
+                 byte charged ({count} payloads decoded); for at most {} a decode, set \
+                 max_alloc_bytes to {}",
+                human_bytes(self.heap_ceiling),
+                human_bytes(recommended)
             );
         }
         let table = |out: &mut String, rows: &mut dyn Iterator<Item = (&Row, String)>| {
@@ -270,6 +313,7 @@ impl Report {
                     "message": outcome_message(&row.outcome),
                     "peak_heap_bytes": row.peak_heap_bytes,
                     "allocations": row.allocations,
+                    "charged_bytes": row.charged_bytes,
                     "elapsed_us": row.time.as_micros() as u64,
                     "amplification": row.amplification(),
                     "broken": self.broken_because(row),
@@ -288,6 +332,8 @@ impl Report {
             "trace_error": self.trace_error,
             "failure": self.failure,
             "hardened": self.is_hardened(),
+            "peak_per_charged_byte": self.peak_per_charged_byte().map(|(r, _)| r),
+            "recommended_max_alloc_bytes": self.recommended_max_alloc_bytes(),
             "rows": rows,
         })
     }

@@ -38,8 +38,9 @@ thread_local! {
     static CHECKS_RUN: Cell<usize> = const { Cell::new(0) };
 }
 
-/// A decoder under check: any function from bytes to a result.
-type DecodeFn<'a> = Box<dyn Fn(&[u8]) -> Result<(), String> + Sync + 'a>;
+/// A decoder under check: any function from bytes to a result; for hardpack's, what the
+/// decode charged to `max_alloc_bytes`.
+type DecodeFn<'a> = Box<dyn Fn(&[u8]) -> Result<Option<usize>, String> + Sync + 'a>;
 
 /// Which payloads a check runs.
 enum Source {
@@ -96,10 +97,15 @@ pub fn check<T: DeserializeOwned + 'static>() -> Check<'static, T> {
 fn hardpack_decoder<'a, T: DeserializeOwned>(limits: Limits) -> DecodeFn<'a> {
     let decoder = hardpack::Decoder::new(limits);
     Box::new(move |bytes| {
-        decoder
-            .from_slice::<T>(bytes)
-            .map(drop)
-            .map_err(|e| e.to_string())
+        match decoder.from_slice_with_stats::<T>(bytes) {
+            Ok((_, stats)) if stats.consumed == bytes.len() => Ok(Some(stats.charged_bytes)),
+            // Bytes after the value: from_slice's own refusal says so, in its words.
+            Ok(_) => decoder
+                .from_slice::<T>(bytes)
+                .map(|_| None)
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        }
     })
 }
 
@@ -122,7 +128,7 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
         Check {
             type_name: self.type_name,
             decoder_name: name.to_string(),
-            decode: Box::new(move |bytes| decode(bytes).map(drop).map_err(|e| e.to_string())),
+            decode: Box::new(move |bytes| decode(bytes).map(|_| None).map_err(|e| e.to_string())),
             limits: None,
             source: self.source,
             stack_bytes: self.stack_bytes,
@@ -232,13 +238,14 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
             });
             let line = match measured {
                 Ok(Ok((result, cost))) => {
-                    let (verdict, message) = match result {
-                        Ok(Ok(())) => ("accepted", String::new()),
-                        Ok(Err(e)) => ("refused", e),
-                        Err(panic) => ("panicked", panic_message(panic.as_ref())),
+                    let (verdict, charged, message) = match result {
+                        Ok(Ok(charged)) => ("accepted", charged, String::new()),
+                        Ok(Err(e)) => ("refused", None, e),
+                        Err(panic) => ("panicked", None, panic_message(panic.as_ref())),
                     };
+                    let charged = charged.map_or_else(|| "-".to_string(), |c| c.to_string());
                     format!(
-                        "{LINE_PREFIX}done\t{index}\t{verdict}\t{}\t{}\t{}\t{}",
+                        "{LINE_PREFIX}done\t{index}\t{verdict}\t{}\t{}\t{}\t{charged}\t{}",
                         cost.peak_bytes,
                         cost.allocations,
                         cost.elapsed.as_micros(),
@@ -341,7 +348,7 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
             };
             match lines.recv_timeout(wait) {
                 Ok(line) => {
-                    let fields: Vec<&str> = line.splitn(8, '\t').collect();
+                    let fields: Vec<&str> = line.splitn(9, '\t').collect();
                     match fields.as_slice() {
                         ["no-meter"] => {
                             let _ = child.wait();
@@ -361,7 +368,7 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
                         ["start", index] => {
                             in_flight = index.parse().ok().map(|i| (i, Instant::now()));
                         }
-                        ["done", index, verdict, peak, allocations, micros, message] => {
+                        ["done", index, verdict, peak, allocations, micros, charged, message] => {
                             let index: usize = index.parse().map_err(|_| "a bad result line")?;
                             let outcome = match *verdict {
                                 "accepted" => Outcome::Accepted,
@@ -375,6 +382,7 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
                                 row.peak_heap_bytes = peak.parse().unwrap_or(0);
                                 row.allocations = allocations.parse().unwrap_or(0);
                                 row.time = Duration::from_micros(micros.parse().unwrap_or(0));
+                                row.charged_bytes = charged.parse().ok();
                                 *slot = Some(row);
                             }
                             in_flight = None;

@@ -486,3 +486,25 @@ fn an_option_level_counts_with_the_containers_around_it() {
     // The owned decode counts only containers: three arrays fit.
     assert!(decoder.decode(&[0x91, 0x91, 0x90]).is_ok());
 }
+
+#[test]
+fn from_slice_with_stats_reports_what_was_taken_and_charged() {
+    let decoder = hardpack::Decoder::default();
+    // Three u64 elements, each charged size_of::<u64>() before it is handed out; a byte left.
+    let (v, stats) = decoder
+        .from_slice_with_stats::<Vec<u64>>(&[0x93, 0x01, 0x02, 0x03, 0xc0])
+        .unwrap();
+    assert_eq!(v, [1, 2, 3]);
+    assert_eq!(stats.consumed, 4);
+    assert_eq!(stats.charged_bytes, 3 * size_of::<u64>());
+    // The same refusals as from_slice_prefix.
+    let err = decoder
+        .from_slice_with_stats::<Vec<u64>>(&[0xdd, 0xff, 0xff, 0xff, 0xff])
+        .unwrap_err();
+    assert_eq!(
+        err,
+        decoder
+            .from_slice_prefix::<Vec<u64>>(&[0xdd, 0xff, 0xff, 0xff, 0xff])
+            .unwrap_err()
+    );
+}

@@ -88,7 +88,7 @@ use crate::prelude::*;
 
 use serde::Deserialize;
 
-use crate::decode::Decoder;
+use crate::decode::{DecodeStats, Decoder};
 use crate::error::Error;
 #[cfg(feature = "std")]
 use crate::error::ErrorKind;
@@ -139,6 +139,37 @@ impl Decoder {
         }
         value_prefix(de)
     }
+
+    /// Like [`from_slice_prefix`](Self::from_slice_prefix), with what the decode charged to
+    /// `max_alloc_bytes`, as [`decode_with_stats`](Decoder::decode_with_stats) gives it for a
+    /// `Value`: what the charge model counted for this type, to set beside what it allocated.
+    pub fn from_slice_with_stats<'de, T: Deserialize<'de>>(
+        &self,
+        input: &'de [u8],
+    ) -> Result<(T, DecodeStats), Error> {
+        let de = Deserializer::new(input, self.limits());
+        if self.is_strict() {
+            return value_with_stats(de.strict());
+        }
+        value_with_stats(de)
+    }
+}
+
+/// The one value `de` reads, and what the decode took and charged.
+#[inline(always)]
+fn value_with_stats<'de, T: Deserialize<'de>, const STRICT: bool>(
+    mut de: Deserializer<'de, STRICT>,
+) -> Result<(T, DecodeStats), Error> {
+    let value = T::deserialize(&mut de)?;
+    let consumed = de.value_end()?;
+    let charged_bytes = de.charged_bytes();
+    Ok((
+        value,
+        DecodeStats {
+            consumed,
+            charged_bytes,
+        },
+    ))
 }
 
 /// The one value `de` reads, which must take all `input_len` bytes. (Not by way of
