@@ -401,6 +401,31 @@ impl<'de> SeqAccess<'de> for Fields<'_, '_> {
     }
 }
 
+/// Hands `visitor` one element for each of `names` (read at the place followed by the name);
+/// the value and the shape of each element.
+fn read_fields<'de, V: Visitor<'de>>(
+    tracer: &mut Tracer<'_>,
+    names: Vec<String>,
+    visitor: V,
+) -> Result<(V::Value, Vec<Shape>), TraceFailure> {
+    let mut seq = Fields {
+        tracer,
+        names,
+        shapes: Vec::new(),
+    };
+    let value = visitor.visit_seq(&mut seq)?;
+    Ok((value, seq.shapes))
+}
+
+/// Names of the positional fields `.0` to `.{len - 1}`, and of named ones `.name`.
+fn positions(len: usize) -> Vec<String> {
+    (0..len).map(|i| format!(".{i}")).collect()
+}
+
+fn named(fields: &[&str]) -> Vec<String> {
+    fields.iter().map(|f| format!(".{f}")).collect()
+}
+
 /// A map of one entry, each side read by a tracer (`{key}` and `{}`).
 struct Entry<'a, 's> {
     tracer: &'a mut Tracer<'s>,
@@ -532,13 +557,8 @@ impl<'de> VariantAccess<'de> for Choice<'_, '_> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
-        let mut seq = Fields {
-            tracer: &mut self.tracer,
-            names: (0..len).map(|i| format!(".{i}")).collect(),
-            shapes: Vec::new(),
-        };
-        let value = visitor.visit_seq(&mut seq)?;
-        *self.content = Some(Variant::Tuple(seq.shapes));
+        let (value, shapes) = read_fields(&mut self.tracer, positions(len), visitor)?;
+        *self.content = Some(Variant::Tuple(shapes));
         Ok(value)
     }
 
@@ -547,17 +567,8 @@ impl<'de> VariantAccess<'de> for Choice<'_, '_> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
-        let mut seq = Fields {
-            tracer: &mut self.tracer,
-            names: fields.iter().map(|f| format!(".{f}")).collect(),
-            shapes: Vec::new(),
-        };
-        let value = visitor.visit_seq(&mut seq)?;
-        let named = fields
-            .iter()
-            .map(|f| f.to_string())
-            .zip(seq.shapes)
-            .collect();
+        let (value, shapes) = read_fields(&mut self.tracer, named(fields), visitor)?;
+        let named = fields.iter().map(|f| f.to_string()).zip(shapes).collect();
         *self.content = Some(Variant::Struct(named));
         Ok(value)
     }
@@ -738,15 +749,9 @@ impl<'de> de::Deserializer<'de> for Recording<'_, '_> {
             self.found(Shape::Seq(Box::new(inner)));
             return visitor.visit_seq(Empty);
         }
-        let (value, mut shapes) = self.tracer.through(|tracer| {
-            let mut seq = Fields {
-                tracer,
-                names: vec!["[]".into()],
-                shapes: Vec::new(),
-            };
-            let value = visitor.visit_seq(&mut seq)?;
-            Ok((value, seq.shapes))
-        })?;
+        let (value, mut shapes) = self
+            .tracer
+            .through(|tracer| read_fields(tracer, vec!["[]".into()], visitor))?;
         self.found(Shape::Seq(Box::new(shapes.pop().unwrap_or(Shape::Opaque))));
         Ok(value)
     }
@@ -782,14 +787,8 @@ impl<'de> de::Deserializer<'de> for Recording<'_, '_> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
-        let mut seq = Fields {
-            tracer: &mut self.tracer,
-            names: (0..len).map(|i| format!(".{i}")).collect(),
-            shapes: Vec::new(),
-        };
-        let value = visitor.visit_seq(&mut seq)?;
-        let shape = Shape::Tuple(std::mem::take(&mut seq.shapes));
-        self.found(shape);
+        let (value, shapes) = read_fields(&mut self.tracer, positions(len), visitor)?;
+        self.found(Shape::Tuple(shapes));
         Ok(value)
     }
 
@@ -827,13 +826,8 @@ impl<'de> de::Deserializer<'de> for Recording<'_, '_> {
     ) -> Result<V::Value, TraceFailure> {
         self.shape.0 = Some(Shape::Named(name.to_string()));
         self.tracer.within(name, |tracer| {
-            let mut seq = Fields {
-                tracer,
-                names: (0..len).map(|i| format!(".{i}")).collect(),
-                shapes: Vec::new(),
-            };
-            let value = visitor.visit_seq(&mut seq)?;
-            Ok((value, Container::TupleStruct(seq.shapes)))
+            let (value, shapes) = read_fields(tracer, positions(len), visitor)?;
+            Ok((value, Container::TupleStruct(shapes)))
         })
     }
 
@@ -845,17 +839,8 @@ impl<'de> de::Deserializer<'de> for Recording<'_, '_> {
     ) -> Result<V::Value, TraceFailure> {
         self.shape.0 = Some(Shape::Named(name.to_string()));
         self.tracer.within(name, |tracer| {
-            let mut seq = Fields {
-                tracer,
-                names: fields.iter().map(|f| format!(".{f}")).collect(),
-                shapes: Vec::new(),
-            };
-            let value = visitor.visit_seq(&mut seq)?;
-            let named = fields
-                .iter()
-                .map(|f| f.to_string())
-                .zip(seq.shapes)
-                .collect();
+            let (value, shapes) = read_fields(tracer, named(fields), visitor)?;
+            let named = fields.iter().map(|f| f.to_string()).zip(shapes).collect();
             Ok((value, Container::Struct(named)))
         })
     }
