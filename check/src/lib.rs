@@ -76,10 +76,22 @@
 //! ```
 //!
 //! and its seeds, once: `hardpack_check::write_seeds::<Request>("fuzz/corpus/request")`. The
-//! oracles are in [`fuzz`]. The target builds with `cargo fuzz build -O --debug-assertions`
-//! like hardpack's own, so it runs unchanged under ClusterFuzzLite or OSS-Fuzz: add its name
-//! to the `cargo fuzz build` line of your `build.sh` and copy the binary and its seed zip to
-//! `$OUT`.
+//! oracles are in [`fuzz`]; `check/example/fuzz` in hardpack's repository is the template
+//! applied to three types (`scripts/fuzz-example` runs it).
+//!
+//! The target builds like hardpack's own, so it runs unchanged on ClusterFuzzLite or
+//! OSS-Fuzz. A `.clusterfuzzlite/build.sh` (with `project.yaml` saying `language: rust` and a
+//! `Dockerfile` from `gcr.io/oss-fuzz-base/base-builder-rust`) needs these lines per target:
+//!
+//! ```sh
+//! cd "$SRC/my-service/fuzz"
+//! cargo fuzz build -O --debug-assertions request
+//! cp "target/x86_64-unknown-linux-gnu/release/request" "$OUT/"
+//! (cd corpus/request && zip -q "$OUT/request_seed_corpus.zip" ./*)
+//! ```
+//!
+//! and ClusterFuzzLite's own workflows (code-change fuzzing on pull requests, batch fuzzing on
+//! a schedule) run it; on OSS-Fuzz the same `build.sh` is the project's.
 //!
 //! # What the tracer cannot see
 //!

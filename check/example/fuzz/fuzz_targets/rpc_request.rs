@@ -1,0 +1,3 @@
+#![no_main]
+//! The example JSON-RPC request through the fuzz template, with the round-trip oracle.
+hardpack_check::fuzz_typed!(libfuzzer, hardpack_check_example::RpcRequest, roundtrip);
