@@ -174,6 +174,13 @@ fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
                     out.push(at(&p.id, p.what, &p.bytes));
                 }
             }
+            Resolved::Shape(Shape::Int { signed, bits }) => {
+                // A count or a size read from the input: its largest value (and, signed, its
+                // smallest), which a type may trust to size an allocation.
+                for (id, what, bytes) in int_extremes(*signed, *bits) {
+                    out.push(at(id, what, &bytes));
+                }
+            }
             Resolved::Container(name, Container::Struct(fields)) => {
                 // Read as a map (to_vec_named's form), with a field the type does not know.
                 let known: Vec<u8> = fields
@@ -369,6 +376,70 @@ fn claims(claims: &[Claim]) -> Vec<(String, String, Vec<u8>)> {
         .iter()
         .map(|(id, what, header)| (id.to_string(), format!("{what}, no body"), header.to_vec()))
         .collect()
+}
+
+/// The largest (and, signed, the smallest) value of an integer type, in its smallest form.
+fn int_extremes(signed: bool, bits: u8) -> Vec<(&'static str, String, Vec<u8>)> {
+    let bits = u32::from(bits.min(64));
+    let mut out = Vec::new();
+    let max = if signed {
+        (1u64 << (bits - 1)) - 1
+    } else if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    out.push((
+        "int-max",
+        format!(
+            "the largest {}{bits}, {max}",
+            if signed { "i" } else { "u" }
+        ),
+        uint_bytes(max),
+    ));
+    if signed {
+        let min = if bits == 64 {
+            i64::MIN
+        } else {
+            -(1i64 << (bits - 1))
+        };
+        out.push((
+            "int-min",
+            format!("the smallest i{bits}, {min}"),
+            int_bytes(min),
+        ));
+    }
+    out
+}
+
+fn uint_bytes(n: u64) -> Vec<u8> {
+    if n < 0x80 {
+        vec![n as u8]
+    } else if n <= 0xff {
+        vec![0xcc, n as u8]
+    } else if n <= 0xffff {
+        [&[0xcd][..], &(n as u16).to_be_bytes()].concat()
+    } else if n <= 0xffff_ffff {
+        [&[0xce][..], &(n as u32).to_be_bytes()].concat()
+    } else {
+        [&[0xcf][..], &n.to_be_bytes()].concat()
+    }
+}
+
+fn int_bytes(n: i64) -> Vec<u8> {
+    if n >= 0 {
+        uint_bytes(n as u64)
+    } else if n >= -32 {
+        vec![n as u8]
+    } else if n >= -128 {
+        vec![0xd0, n as u8]
+    } else if n >= -32768 {
+        [&[0xd1][..], &(n as i16).to_be_bytes()].concat()
+    } else if n >= -(1 << 31) {
+        [&[0xd2][..], &(n as i32).to_be_bytes()].concat()
+    } else {
+        [&[0xd3][..], &n.to_be_bytes()].concat()
+    }
 }
 
 /// A value of another kind than `shape` wants, and its name.

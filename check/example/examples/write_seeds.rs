@@ -11,7 +11,10 @@ fn main() -> std::io::Result<()> {
     let dir = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "corpus".into()));
     let written = [
         ("config", write_seeds::<Config>(dir.join("config"))?),
-        ("rpc_request", write_seeds::<RpcRequest>(dir.join("rpc_request"))?),
+        (
+            "rpc_request",
+            write_seeds::<RpcRequest>(dir.join("rpc_request"))?,
+        ),
         ("event", write_seeds::<Event>(dir.join("event"))?),
     ];
     for (target, n) in written {
