@@ -61,8 +61,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// List the generic hostile payloads (recursion bombs, length claims, amplification,
-    /// malformed input) that hardpack-check runs against any decoder: index, id, size and
+    /// List the generic hostile payloads hardpack-check runs against any decoder.
+    ///
+    /// Recursion bombs, length claims, amplification and malformed input: index, id, size and
     /// what each does; --write DIR writes each to DIR/<id>. scripts/gen-corpus seeds the fuzz
     /// targets from here.
     Payloads {
