@@ -369,6 +369,20 @@ impl Tracer<'_> {
     }
 }
 
+/// Reads `seed` at the tracer's place followed by `suffix`; the value and the shape it took.
+fn read_at<'de, S: DeserializeSeed<'de>>(
+    tracer: &mut Tracer<'_>,
+    suffix: &str,
+    seed: S,
+) -> Result<(S::Value, Shape), TraceFailure> {
+    let mut shape = ShapeOf::default();
+    let value = seed.deserialize(Recording {
+        tracer: tracer.at(suffix),
+        shape: &mut shape,
+    })?;
+    Ok((value, shape.0.unwrap_or(Shape::Opaque)))
+}
+
 /// Hands a visitor one element for each name, each read by a tracer at the place followed
 /// by the name, and collects the shape of each.
 struct Fields<'a, 's> {
@@ -387,12 +401,8 @@ impl<'de> SeqAccess<'de> for Fields<'_, '_> {
         let Some(name) = self.names.get(self.shapes.len()).cloned() else {
             return Ok(None);
         };
-        let mut shape = ShapeOf::default();
-        let value = seed.deserialize(Recording {
-            tracer: self.tracer.at(&name),
-            shape: &mut shape,
-        })?;
-        self.shapes.push(shape.0.unwrap_or(Shape::Opaque));
+        let (value, shape) = read_at(self.tracer, &name, seed)?;
+        self.shapes.push(shape);
         Ok(Some(value))
     }
 
@@ -443,12 +453,8 @@ impl<'de> MapAccess<'de> for Entry<'_, '_> {
         if self.key.is_some() {
             return Ok(None);
         }
-        let mut shape = ShapeOf::default();
-        let key = seed.deserialize(Recording {
-            tracer: self.tracer.at("{key}"),
-            shape: &mut shape,
-        })?;
-        self.key = Some(shape.0.unwrap_or(Shape::Opaque));
+        let (key, shape) = read_at(self.tracer, "{key}", seed)?;
+        self.key = Some(shape);
         Ok(Some(key))
     }
 
@@ -456,12 +462,8 @@ impl<'de> MapAccess<'de> for Entry<'_, '_> {
         &mut self,
         seed: V,
     ) -> Result<V::Value, TraceFailure> {
-        let mut shape = ShapeOf::default();
-        let value = seed.deserialize(Recording {
-            tracer: self.tracer.at("{}"),
-            shape: &mut shape,
-        })?;
-        self.value = Some(shape.0.unwrap_or(Shape::Opaque));
+        let (value, shape) = read_at(self.tracer, "{}", seed)?;
+        self.value = Some(shape);
         Ok(value)
     }
 
@@ -543,12 +545,8 @@ impl<'de> VariantAccess<'de> for Choice<'_, '_> {
         mut self,
         seed: S,
     ) -> Result<S::Value, TraceFailure> {
-        let mut shape = ShapeOf::default();
-        let value = seed.deserialize(Recording {
-            tracer: self.tracer.at(".0"),
-            shape: &mut shape,
-        })?;
-        *self.content = Some(Variant::Newtype(shape.0.unwrap_or(Shape::Opaque)));
+        let (value, shape) = read_at(&mut self.tracer, ".0", seed)?;
+        *self.content = Some(Variant::Newtype(shape));
         Ok(value)
     }
 
