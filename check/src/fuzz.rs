@@ -4,45 +4,70 @@
 //!
 //! - the decode panics (libFuzzer and AFL++ report it);
 //! - the decode held more heap at peak than the documented bound for the limits
-//!   (2 × `max_alloc_bytes` + 8 MiB, see `hardpack::de`), measured by the counting allocator;
+//!   ([`heap_bound`], as `hardpack::de` documents it), measured by the counting allocator;
 //! - the decode accepted a document that `hardpack::validate` refuses;
 //! - with `roundtrip`, for `T: Serialize`: decode → encode → decode → encode does not give the
 //!   same bytes twice (bytes, not `PartialEq`: a NaN or a skipped field breaks equality).
 
 use hardpack::Limits;
-use serde::de::DeserializeOwned;
+use serde::de::{Deserialize, DeserializeOwned};
 use serde::Serialize;
 
 use crate::alloc;
 
-/// The peak heap a typed decode may hold under `limits`: see [`crate::Report::documented_heap_bound`].
-pub fn heap_bound(limits: &Limits) -> usize {
+/// The most serde reserves from one collection's size hint (its `size_hint::cautious` cap).
+pub const SERDE_RESERVE_CAP_BYTES: usize = 1 << 20;
+
+/// The most heap a hardpack typed decode of an `input_len`-byte document may hold at once
+/// under `limits`, as `hardpack::de` documents it: twice `max_alloc_bytes` (a collection
+/// growing past its hint holds up to twice what its elements were charged) plus what serde
+/// may reserve from a hint, [`SERDE_RESERVE_CAP_BYTES`], for each collection open at once
+/// (no more than `max_depth` + 1, each opened by at least one byte of the input).
+pub fn heap_bound(limits: &Limits, input_len: usize) -> usize {
+    let open_collections = limits.max_depth.min(input_len).saturating_add(1);
     limits
         .max_alloc_bytes
         .saturating_mul(2)
-        .saturating_add(8 << 20)
+        .saturating_add(SERDE_RESERVE_CAP_BYTES.saturating_mul(open_collections))
 }
 
-/// Decodes `data` as `T` and checks the oracles that need nothing of `T` but `Deserialize`.
-/// Returns the value when it decoded.
+/// Decodes `data` as `T` under `Limits::default()` and checks the oracles that need nothing
+/// of `T` but `Deserialize`. Returns the value when it decoded.
 pub fn decode_checked<T: DeserializeOwned>(data: &[u8]) -> Option<T> {
-    let limits = Limits::default();
-    let decoder = hardpack::Decoder::new(limits.clone());
+    decode_checked_with(&hardpack::Decoder::new(Limits::default()), data).ok()
+}
+
+/// [`decode_checked`] with any decoder (its limits, its strictness), for any `T`, borrowing
+/// from `data` or not: panics when the decode held more than [`heap_bound`] for the decoder's
+/// limits (with the counting allocator installed), or accepted a document the same decoder's
+/// `validate` refuses for another reason than the budget (which charges a typed value by its
+/// type's sizes, and a validated one as `Value`s).
+pub fn decode_checked_with<'de, T: Deserialize<'de>>(
+    decoder: &hardpack::Decoder,
+    data: &'de [u8],
+) -> Result<T, hardpack::Error> {
     let (decoded, cost) = alloc::measure(|| decoder.from_slice::<T>(data));
     if alloc::is_installed() {
+        let bound = heap_bound(decoder.limits(), data.len());
         assert!(
-            cost.peak_bytes <= heap_bound(&limits),
-            "the decode held {} bytes at peak, over the bound {} for the default limits",
+            cost.peak_bytes <= bound,
+            "the decode held {} bytes at peak, over the bound {bound} for its limits \
+             (max_alloc_bytes {})",
             cost.peak_bytes,
-            heap_bound(&limits)
+            decoder.limits().max_alloc_bytes,
         );
     }
     if decoded.is_ok() {
-        if let Err(e) = hardpack::validate(data) {
-            panic!("decoded as the type a document that validate refuses: {e}");
+        if let Err(e) = decoder.validate(data) {
+            let budget = e.limit() == Some(hardpack::Limit::AllocBytes)
+                || matches!(e.kind(), hardpack::ErrorKind::OutOfMemory { .. });
+            assert!(
+                budget,
+                "decoded as the type a document that validate refuses: {e}"
+            );
         }
     }
-    decoded.ok()
+    decoded
 }
 
 /// [`decode_checked`], then for a value that decoded: encoding it, decoding that and encoding

@@ -46,7 +46,7 @@
 //! decoding thread, 2 MiB by default; an allocation over the heap ceiling, 1 GiB by
 //! default), a panic, a decode over the time limit (10 s by default), or, with hardpack as
 //! the decoder, a peak heap over the documented bound for its limits (2 × `max_alloc_bytes`
-//! + 8 MiB). Amplification (peak heap per input byte) is reported beside it.
+//! + 1 MiB per collection open at once, [`fuzz::heap_bound`]). Amplification (peak heap per input byte) is reported beside it.
 //!
 //! # Reported payloads
 //!
@@ -111,6 +111,7 @@
 pub mod alloc;
 pub mod fuzz;
 mod generic;
+pub mod guard;
 mod payload;
 mod report;
 mod run;

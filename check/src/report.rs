@@ -115,21 +115,19 @@ impl Report {
         }
     }
 
-    /// The most heap a hardpack typed decode may hold under its limits, as documented in
-    /// `hardpack::de`: twice `max_alloc_bytes` (a collection growing past its hint holds up
-    /// to twice what its elements were charged) plus serde's own cap on what a collection
-    /// reserves from a hint (1 MiB) for each of eight open collections.
-    pub fn documented_heap_bound(&self) -> Option<usize> {
+    /// With hardpack as the decoder: the most heap decoding this row's payload may hold
+    /// under the limits, as `hardpack::de` documents it ([`crate::fuzz::heap_bound`]).
+    pub fn heap_bound(&self, row: &Row) -> Option<usize> {
         self.limits
             .as_ref()
-            .map(|l| l.max_alloc_bytes.saturating_mul(2).saturating_add(8 << 20))
+            .map(|l| crate::fuzz::heap_bound(l, row.input_bytes))
     }
 
     /// Why a row counts as broken: a crash, an abort (stack overflow, heap ceiling), a
     /// panic, a time over the limit, or a peak heap over the ceiling or over the documented
     /// bound for hardpack's limits. `None` for a row that held.
     pub fn broken_because(&self, row: &Row) -> Option<String> {
-        let bound = self.documented_heap_bound();
+        let bound = self.heap_bound(row);
         match &row.outcome {
             Outcome::Accepted | Outcome::Refused(_) => {}
             Outcome::Panicked(message) => return Some(format!("panicked: {message}")),
@@ -235,12 +233,14 @@ impl Report {
         if let Some(e) = &self.failure {
             let _ = writeln!(out, "  the check could not finish: {e}");
         }
-        if let Some(bound) = self.documented_heap_bound() {
+        if let Some(limits) = &self.limits {
             let _ = writeln!(
                 out,
-                "  heap bound for its limits: {} (2 x max_alloc_bytes + 8 MiB of serde's \
-                 size-hint reservations)",
-                human_bytes(bound)
+                "  heap bound for its limits: 2 x max_alloc_bytes ({}) + {} of serde's \
+                 size-hint reservation per collection open at once (at most {})",
+                human_bytes(limits.max_alloc_bytes.saturating_mul(2)),
+                human_bytes(crate::fuzz::SERDE_RESERVE_CAP_BYTES),
+                limits.max_depth.saturating_add(1)
             );
         }
         if let (Some((ratio, count)), Some(recommended)) = (
@@ -316,6 +316,7 @@ impl Report {
                     "charged_bytes": row.charged_bytes,
                     "elapsed_us": row.time.as_micros() as u64,
                     "amplification": row.amplification(),
+                    "heap_bound": self.heap_bound(row),
                     "broken": self.broken_because(row),
                 })
             })
@@ -325,7 +326,6 @@ impl Report {
             "decoder": self.decoder,
             "max_alloc_bytes": self.limits.as_ref().map(|l| l.max_alloc_bytes),
             "max_depth": self.limits.as_ref().map(|l| l.max_depth),
-            "documented_heap_bound": self.documented_heap_bound(),
             "stack_bytes": self.stack_bytes,
             "heap_ceiling": self.heap_ceiling,
             "time_limit_ms": self.time_limit.as_millis() as u64,

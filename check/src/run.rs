@@ -413,7 +413,7 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
                     let stderr = stderr_reader.join().unwrap_or_default();
                     return match in_flight {
                         Some((index, since)) => {
-                            let outcome = died(&stderr, &status.to_string());
+                            let outcome = died(&stderr, status);
                             if let (Some(slot), Some(payload)) =
                                 (rows.get_mut(index), payloads.get(index))
                             {
@@ -468,13 +468,19 @@ fn self_command() -> Result<Command, String> {
 }
 
 /// What killed a child, from its standard error and exit status.
-fn died(stderr: &str, status: &str) -> Outcome {
+fn died(stderr: &str, status: std::process::ExitStatus) -> Outcome {
+    use std::os::unix::process::ExitStatusExt;
     if stderr.contains("has overflowed its stack") {
         Outcome::StackOverflow
     } else if stderr.contains("memory allocation of") {
         Outcome::OverHeapCeiling(tail(stderr))
     } else {
-        Outcome::Crashed(format!("{status}; {}", tail(stderr)))
+        let how = match (status.code(), status.signal()) {
+            (Some(code), _) => format!("exit status {code}"),
+            (None, Some(signal)) => crate::guard::killed_by(signal),
+            (None, None) => status.to_string(),
+        };
+        Outcome::Crashed(format!("{how}; {}", tail(stderr)))
     }
 }
 
@@ -501,32 +507,21 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "a panic".into())
 }
 
-/// The payload files of `path` (itself if a file), sorted by name, each named by its file.
+/// The payload files of `path` (itself if a file; a directory walked as `hardpack audit`
+/// walks it, see [`crate::guard::collect_payloads`]), each named by its file.
 fn read_payloads(path: &Path) -> Result<Vec<Payload>, String> {
-    let read = |p: &Path| {
-        std::fs::read(p)
-            .map(|bytes| {
-                let name = p
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                Payload::new(
-                    name.clone(),
-                    format!("the payload file {}", p.display()),
-                    bytes,
-                )
-            })
-            .map_err(|e| format!("{}: {e}", p.display()))
-    };
-    if path.is_file() {
-        return Ok(vec![read(path)?]);
-    }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    files.iter().map(|p| read(p)).collect()
+    crate::guard::collect_payloads(&[path.to_path_buf()])?
+        .iter()
+        .map(|p| {
+            std::fs::read(p)
+                .map(|bytes| {
+                    let name = p
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    Payload::new(name, format!("the payload file {}", p.display()), bytes)
+                })
+                .map_err(|e| format!("{}: {e}", p.display()))
+        })
+        .collect()
 }

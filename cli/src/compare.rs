@@ -9,7 +9,7 @@ use std::time::Duration;
 use hardpack_harness::alloc_meter;
 use serde::{Deserialize, Serialize};
 
-use crate::audit::{run_guarded, ChildLimits};
+use hardpack_check::guard::{run_guarded, ChildLimits};
 
 /// The implementations `peer-decode` knows: rmpv's owned and borrowed readers, rmp-serde
 /// into `serde_json::Value`, and rmp-serde into the schema `--surface typed` uses.

@@ -71,22 +71,15 @@ pub(super) mod serde_bytes_field {
     }
 }
 
-/// Heap typed decoding may hold beyond twice the budget: serde reserves up to 1 MiB per open
-/// collection from a hint (see `hardpack::de::HINT_ELEMENT_BYTES`); the fuzzer's inputs keep
-/// that far smaller, so the bound asserted is this, per open level.
-pub const SERDE_SLACK_PER_LEVEL: usize = 1 << 20;
-
 /// Typed decoding into the built-in schema agrees with decode; into a wide struct it holds.
 pub fn serde_typed(data: &[u8]) -> Outcome {
     let (limits, payload) = limits_from_input(data);
     let decoder = Decoder::new(limits.clone());
     let (typed, cost) = alloc_meter::measure(|| decoder.from_slice::<crate::schema::Any>(payload));
-    let bound = limits.max_alloc_bytes.saturating_mul(2).saturating_add(
-        SERDE_SLACK_PER_LEVEL.saturating_mul(limits.max_depth.min(payload.len()).saturating_add(1)),
-    );
+    let bound = hardpack_check::fuzz::heap_bound(&limits, payload.len());
     assert!(
         cost.peak_bytes <= bound,
-        "typed decoding allocated {} bytes at peak, above 2 x max_alloc_bytes {} + slack",
+        "typed decoding allocated {} bytes at peak, above the documented {bound} for max_alloc_bytes {}",
         cost.peak_bytes,
         limits.max_alloc_bytes
     );
@@ -117,12 +110,8 @@ pub fn serde_typed(data: &[u8]) -> Outcome {
         let to_writer = hardpack::ser::to_writer(&mut written, doc).map(|()| written);
         serializes_as_encode("to_writer(&ValueRef)", to_writer, value, depth);
     }
-    let (wide, cost) = alloc_meter::measure(|| decoder.from_slice::<WideStruct>(payload).map(drop));
-    assert!(
-        cost.peak_bytes <= bound,
-        "typed decoding into a struct allocated {} bytes at peak",
-        cost.peak_bytes
-    );
+    // The oracles a user's own fuzz target runs (the kit's template), on a struct of every kind.
+    let wide = hardpack_check::fuzz::decode_checked_with::<WideStruct>(&decoder, payload).map(drop);
     refused_only_for_the_type("from_slice::<WideStruct>", &wide, &owned);
     // Each Some and each newtype is a level: any input ends within max_depth of them.
     let chain_limits = limits
