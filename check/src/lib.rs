@@ -56,7 +56,26 @@
 //! # The report
 //!
 //! [`Check::run`] returns a [`Report`]: [`Report::text`] (a summary, the broken payloads, the
-//! highest amplifications) and [`Report::json`] (every payload).
+//! highest amplifications), [`Report::json`] (every payload) and [`Report::html`] (one page
+//! with charts, as `hardpack audit --html` writes). With hardpack as the decoder, the report
+//! shows what the typed budget charged beside the heap really held, and recommends a
+//! `max_alloc_bytes` for the type from the worst ratio.
+//!
+//! Two more questions, with hardpack as the decoder:
+//!
+//! ```no_run
+//! # #[derive(serde::Serialize, serde::Deserialize)] struct Request { id: u64 }
+//! # fn main() {
+//! use hardpack::Limit;
+//! // Does every accepted value encode, decode and encode to the same bytes?
+//! hardpack_check::check::<Request>().round_trip().assert_hardened();
+//! // Which payloads decode under which budget (each run held to its own heap bound)?
+//! let report = hardpack_check::check::<Request>()
+//!     .sweep(Limit::AllocBytes, [1 << 10, 1 << 16, 1 << 20, 64 << 20])
+//!     .run();
+//! std::fs::write("request-budget.html", report.html().unwrap()).unwrap();
+//! # }
+//! ```
 //!
 //! ```
 //! let payloads = hardpack_check::generic();
@@ -112,6 +131,8 @@ pub mod alloc;
 pub mod fuzz;
 mod generic;
 pub mod guard;
+#[cfg(feature = "html")]
+pub mod html;
 mod payload;
 mod report;
 mod run;

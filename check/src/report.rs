@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use hardpack::Limits;
+use hardpack::{Limit, Limits};
 
 use crate::payload::Payload;
 
@@ -53,6 +53,8 @@ pub struct Row {
     pub charged_bytes: Option<usize>,
     /// How long the decode took.
     pub time: Duration,
+    /// In a limit sweep: the value of the swept limit this decode ran under.
+    pub limit_value: Option<usize>,
 }
 
 impl Row {
@@ -67,6 +69,7 @@ impl Row {
             allocations: 0,
             charged_bytes: None,
             time: Duration::ZERO,
+            limit_value: None,
         }
     }
 
@@ -85,6 +88,9 @@ pub struct Report {
     pub decoder: String,
     /// hardpack's limits, when the decoder is hardpack's.
     pub limits: Option<Limits>,
+    /// In a limit sweep, the limit swept: each row ran with it set to its
+    /// [`Row::limit_value`], the other limits as in [`Report::limits`].
+    pub sweep: Option<Limit>,
     /// The stack of each decoding thread.
     pub stack_bytes: usize,
     /// The heap ceiling of each decode.
@@ -106,6 +112,7 @@ impl Report {
             type_name: type_name.to_string(),
             decoder: String::new(),
             limits: None,
+            sweep: None,
             stack_bytes: 0,
             heap_ceiling: 0,
             time_limit: Duration::ZERO,
@@ -118,9 +125,33 @@ impl Report {
     /// With hardpack as the decoder: the most heap decoding this row's payload may hold
     /// under the limits, as `hardpack::de` documents it ([`crate::fuzz::heap_bound`]).
     pub fn heap_bound(&self, row: &Row) -> Option<usize> {
-        self.limits
-            .as_ref()
-            .map(|l| crate::fuzz::heap_bound(l, row.input_bytes))
+        self.limits_of(row)
+            .map(|limits| crate::fuzz::heap_bound(&limits, row.input_bytes))
+    }
+
+    /// The limits a row ran under (with hardpack as the decoder).
+    pub fn limits_of(&self, row: &Row) -> Option<Limits> {
+        let limits = self.limits.clone()?;
+        Some(match (self.sweep, row.limit_value) {
+            (Some(limit), Some(value)) => limits.with(limit, value),
+            _ => limits,
+        })
+    }
+
+    /// In a limit sweep: per payload (by index), the smallest value of the swept limit under
+    /// which it was accepted, `None` when it was accepted under none.
+    pub fn flip_points(&self) -> Vec<(usize, Option<usize>)> {
+        let mut flips: std::collections::BTreeMap<usize, Option<usize>> = Default::default();
+        for row in &self.rows {
+            let flip = flips.entry(row.index).or_default();
+            if row.outcome == Outcome::Accepted {
+                *flip = match (*flip, row.limit_value) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+            }
+        }
+        flips.into_iter().collect()
     }
 
     /// Why a row counts as broken: a crash, an abort (stack overflow, heap ceiling), a
@@ -263,11 +294,15 @@ impl Report {
                 "#", "payload", "input", "peak heap", "amp", "time"
             );
             for (row, note) in rows {
+                let id = match row.limit_value {
+                    Some(value) => format!("{} [{value}]", row.id),
+                    None => row.id.clone(),
+                };
                 let _ = writeln!(
                     out,
                     "  {:>5}  {:<48} {:>9} {:>10} {:>6.1}x {:>10?}  {note}",
                     row.index,
-                    truncate(&row.id, 48),
+                    truncate(&id, 48),
                     human_bytes(row.input_bytes),
                     human_bytes(row.peak_heap_bytes),
                     row.amplification(),
@@ -283,6 +318,33 @@ impl Report {
                     .iter()
                     .map(|(row, why)| (*row, format!("{why} ({})", row.what))),
             );
+        }
+        if let Some(limit) = self.sweep {
+            let values: Vec<usize> = {
+                let mut v: Vec<usize> = self.rows.iter().filter_map(|r| r.limit_value).collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            };
+            let flips = self.flip_points();
+            let always = flips
+                .iter()
+                .filter(|(_, flip)| *flip == values.first().copied())
+                .count();
+            let never = flips.iter().filter(|(_, flip)| flip.is_none()).count();
+            let _ = writeln!(
+                out,
+                "sweep of {} over {values:?}: {always} payloads accepted under every value, \
+                 {never} under none; where the others start to decode:",
+                limit.name()
+            );
+            for (index, flip) in &flips {
+                if let (Some(flip), Some(row)) = (flip, self.rows.get(*index)) {
+                    if Some(*flip) != values.first().copied() {
+                        let _ = writeln!(out, "  {flip:>12}  #{index} {}", row.id);
+                    }
+                }
+            }
         }
         let mut by_amplification: Vec<&Row> = self.rows.iter().collect();
         by_amplification.sort_by(|a, b| b.amplification().total_cmp(&a.amplification()));
@@ -316,6 +378,7 @@ impl Report {
                     "charged_bytes": row.charged_bytes,
                     "elapsed_us": row.time.as_micros() as u64,
                     "amplification": row.amplification(),
+                    "limit_value": row.limit_value,
                     "heap_bound": self.heap_bound(row),
                     "broken": self.broken_because(row),
                 })
@@ -326,6 +389,7 @@ impl Report {
             "decoder": self.decoder,
             "max_alloc_bytes": self.limits.as_ref().map(|l| l.max_alloc_bytes),
             "max_depth": self.limits.as_ref().map(|l| l.max_depth),
+            "sweep": self.sweep.map(|limit| limit.name()),
             "stack_bytes": self.stack_bytes,
             "heap_ceiling": self.heap_ceiling,
             "time_limit_ms": self.time_limit.as_millis() as u64,
@@ -336,6 +400,48 @@ impl Report {
             "recommended_max_alloc_bytes": self.recommended_max_alloc_bytes(),
             "rows": rows,
         })
+    }
+}
+
+#[cfg(feature = "html")]
+impl Report {
+    /// The report as one self-contained HTML page, as `hardpack audit --html` writes: peak
+    /// heap against input size, the sweep's chart in a sweep, and every row by amplification,
+    /// the broken ones marked.
+    pub fn html(&self) -> Result<String, String> {
+        let entries: Vec<crate::html::Entry> = self
+            .rows
+            .iter()
+            .map(|row| {
+                let broken = self.broken_because(row);
+                crate::html::Entry {
+                    name: format!("#{} {}", row.index, row.id),
+                    input_bytes: row.input_bytes,
+                    outcome: outcome_name(&row.outcome).to_string(),
+                    detail: broken
+                        .clone()
+                        .or_else(|| outcome_message(&row.outcome).map(str::to_string))
+                        .unwrap_or_default(),
+                    peak_heap_bytes: row.peak_heap_bytes,
+                    allocations: row.allocations,
+                    depth_reached: None,
+                    elapsed_us: row.time.as_secs_f64() * 1e6,
+                    limit_value: row.limit_value,
+                    broken: broken.is_some(),
+                }
+            })
+            .collect();
+        let summary = format!(
+            "{} decoded by {}, on a {} stack under a {} heap ceiling{}",
+            self.type_name,
+            self.decoder,
+            human_bytes(self.stack_bytes),
+            human_bytes(self.heap_ceiling),
+            self.recommended_max_alloc_bytes()
+                .map(|r| format!("; recommended max_alloc_bytes {}", human_bytes(r)))
+                .unwrap_or_default()
+        );
+        crate::html::page("hardpack-check report", &summary, &entries, self.sweep)
     }
 }
 

@@ -20,7 +20,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use hardpack::Limits;
+use hardpack::{Limit, Limits};
 use serde::de::DeserializeOwned;
 
 use crate::alloc;
@@ -38,9 +38,16 @@ thread_local! {
     static CHECKS_RUN: Cell<usize> = const { Cell::new(0) };
 }
 
-/// A decoder under check: any function from bytes to a result; for hardpack's, what the
-/// decode charged to `max_alloc_bytes`.
-type DecodeFn<'a> = Box<dyn Fn(&[u8]) -> Result<Option<usize>, String> + Sync + 'a>;
+/// What a decode under check gives back when it accepts.
+struct Decoded {
+    /// hardpack's: what the decode charged to `max_alloc_bytes`.
+    charged: Option<usize>,
+    /// What to check of the value once the decode's cost is measured (the round trip).
+    then: Option<Box<dyn FnOnce()>>,
+}
+
+/// A decoder under check: any function from bytes to a result.
+type DecodeFn<'a> = Box<dyn Fn(&[u8]) -> Result<Decoded, String> + Sync + 'a>;
 
 /// Which payloads a check runs.
 enum Source {
@@ -57,6 +64,10 @@ pub struct Check<'a, T> {
     decode: DecodeFn<'a>,
     /// The limits, when the decoder is hardpack's (they set the documented heap bound).
     limits: Option<Limits>,
+    /// With hardpack's decoder: the round trip each accepted value must pass.
+    round_trip: Option<fn(&T)>,
+    /// With hardpack's decoder: a limit and the values to run every payload under.
+    sweep: Option<(Limit, Vec<usize>)>,
     source: Source,
     stack_bytes: usize,
     heap_ceiling: usize,
@@ -84,8 +95,10 @@ pub fn check<T: DeserializeOwned + 'static>() -> Check<'static, T> {
     Check {
         type_name: std::any::type_name::<T>(),
         decoder_name: "hardpack (default Limits)".into(),
-        decode: hardpack_decoder::<T>(limits.clone()),
+        decode: hardpack_decoder::<T>(limits.clone(), None),
         limits: Some(limits),
+        round_trip: None,
+        sweep: None,
         source: Source::Generated,
         stack_bytes: DEFAULT_STACK_BYTES,
         heap_ceiling: DEFAULT_HEAP_CEILING,
@@ -94,15 +107,24 @@ pub fn check<T: DeserializeOwned + 'static>() -> Check<'static, T> {
     }
 }
 
-fn hardpack_decoder<'a, T: DeserializeOwned>(limits: Limits) -> DecodeFn<'a> {
+fn hardpack_decoder<'a, T: DeserializeOwned + 'static>(
+    limits: Limits,
+    round_trip: Option<fn(&T)>,
+) -> DecodeFn<'a> {
     let decoder = hardpack::Decoder::new(limits);
     Box::new(move |bytes| {
         match decoder.from_slice_with_stats::<T>(bytes) {
-            Ok((_, stats)) if stats.consumed == bytes.len() => Ok(Some(stats.charged_bytes)),
+            Ok((value, stats)) if stats.consumed == bytes.len() => Ok(Decoded {
+                charged: Some(stats.charged_bytes),
+                then: round_trip.map(|check| Box::new(move || check(&value)) as Box<dyn FnOnce()>),
+            }),
             // Bytes after the value: from_slice's own refusal says so, in its words.
             Ok(_) => decoder
                 .from_slice::<T>(bytes)
-                .map(|_| None)
+                .map(|_| Decoded {
+                    charged: None,
+                    then: None,
+                })
                 .map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
         }
@@ -113,8 +135,18 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
     /// Decodes with hardpack under these limits.
     pub fn limits(mut self, limits: Limits) -> Self {
         self.decoder_name = "hardpack".into();
-        self.decode = hardpack_decoder::<T>(limits.clone());
+        self.decode = hardpack_decoder::<T>(limits.clone(), self.round_trip);
         self.limits = Some(limits);
+        self
+    }
+
+    /// Runs every payload once per value of `limit` (with hardpack's decoder, the other
+    /// limits as set): the report then shows, per payload, the smallest value that lets it
+    /// decode, and each run is held to the heap bound of its own limits. A sweep of
+    /// `max_alloc_bytes` shows what the type needs; of `max_depth`, how deep its documents go.
+    /// With another decoder the check fails: only hardpack's takes limits.
+    pub fn sweep(mut self, limit: Limit, values: impl IntoIterator<Item = usize>) -> Self {
+        self.sweep = Some((limit, values.into_iter().collect()));
         self
     }
 
@@ -128,14 +160,38 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
         Check {
             type_name: self.type_name,
             decoder_name: name.to_string(),
-            decode: Box::new(move |bytes| decode(bytes).map(|_| None).map_err(|e| e.to_string())),
+            decode: Box::new(move |bytes| {
+                decode(bytes)
+                    .map(|_| Decoded {
+                        charged: None,
+                        then: None,
+                    })
+                    .map_err(|e| e.to_string())
+            }),
             limits: None,
+            round_trip: self.round_trip,
+            sweep: self.sweep,
             source: self.source,
             stack_bytes: self.stack_bytes,
             heap_ceiling: self.heap_ceiling,
             time_limit: self.time_limit,
             of: PhantomData,
         }
+    }
+
+    /// With hardpack's decoder, also checks that each accepted value round-trips: encoding it,
+    /// decoding that and encoding again gives the same bytes (bytes, not `PartialEq`: a NaN or
+    /// a skipped field breaks equality). A value that does not is reported as a panic of the
+    /// round trip. With another decoder the check fails: the round trip is hardpack's.
+    pub fn round_trip(mut self) -> Self
+    where
+        T: serde::Serialize,
+    {
+        self.round_trip = Some(crate::fuzz::assert_round_trips::<T>);
+        if let Some(limits) = &self.limits {
+            self.decode = hardpack_decoder::<T>(limits.clone(), self.round_trip);
+        }
+        self
     }
 
     /// Runs the payloads in `path` (a file, or every file of a directory, sorted by name)
@@ -179,8 +235,10 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
         });
         let (payloads, trace_error) = self.load();
         match child_role() {
-            Some((check, first)) if check == ordinal => self.run_as_child(&payloads, first),
-            Some((check, _)) if ordinal < check => {
+            Some(role) if role.check == ordinal => {
+                self.run_as_child(&payloads, role.step, role.first)
+            }
+            Some(role) if ordinal < role.check => {
                 // The test runs another check before the one this child is for: the child
                 // cannot return what the parent's run of it returned.
                 child_says("more-than-one-check");
@@ -204,64 +262,99 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
         }
     }
 
-    /// In the child: decodes the payloads from `first` on, a result line each, then ends the
-    /// process (the parent reads the lines; the test harness must not go on).
-    fn run_as_child(&self, payloads: &[Payload], first: usize) -> ! {
+    /// In the child: decodes the payloads from `first` on (under the sweep's `step`th value,
+    /// in a sweep), a result line each, then ends the process (the parent reads the lines;
+    /// the test harness must not go on).
+    fn run_as_child(&self, payloads: &[Payload], step: usize, first: usize) -> ! {
         use std::io::Write;
         let out = std::io::stdout();
-        if !alloc::is_installed() {
+        let say = |line: &str| {
             let mut lock = out.lock();
-            let _ = writeln!(lock, "{LINE_PREFIX}no-meter");
+            let _ = writeln!(lock, "{LINE_PREFIX}{line}");
             let _ = lock.flush();
+        };
+        if !alloc::is_installed() {
+            say("no-meter");
             std::process::exit(0);
         }
-        for (index, payload) in payloads.iter().enumerate().skip(first) {
-            {
-                let mut lock = out.lock();
-                let _ = writeln!(lock, "{LINE_PREFIX}start\t{index}");
-                let _ = lock.flush();
+        let swept;
+        let decode = match (&self.sweep, &self.limits) {
+            (None, _) => &self.decode,
+            (Some((limit, values)), Some(limits)) if step < values.len() => {
+                swept = hardpack_decoder::<T>(
+                    limits.clone().with(*limit, values[step]),
+                    self.round_trip,
+                );
+                &swept
             }
+            (Some(_), _) => {
+                say("no-sweep");
+                std::process::exit(0);
+            }
+        };
+        for (index, payload) in payloads.iter().enumerate().skip(first) {
+            say(&format!("start\t{index}"));
             let measured = std::thread::scope(|scope| {
                 std::thread::Builder::new()
                     .name(format!("hardpack-check payload {index}"))
                     .stack_size(self.stack_bytes)
-                    .spawn_scoped(scope, || {
-                        alloc::measure(|| {
-                            alloc::refusing_above(self.heap_ceiling, || {
-                                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                    (self.decode)(&payload.bytes)
-                                }))
-                            })
-                        })
-                    })
+                    .spawn_scoped(scope, || self.decode_one(decode, &payload.bytes))
                     .map(|handle| handle.join())
             });
             let line = match measured {
-                Ok(Ok((result, cost))) => {
-                    let (verdict, charged, message) = match result {
-                        Ok(Ok(charged)) => ("accepted", charged, String::new()),
-                        Ok(Err(e)) => ("refused", None, e),
-                        Err(panic) => ("panicked", None, panic_message(panic.as_ref())),
-                    };
+                Ok(Ok(((verdict, charged, message), cost))) => {
                     let charged = charged.map_or_else(|| "-".to_string(), |c| c.to_string());
                     format!(
-                        "{LINE_PREFIX}done\t{index}\t{verdict}\t{}\t{}\t{}\t{charged}\t{}",
+                        "done\t{index}\t{verdict}\t{}\t{}\t{}\t{charged}\t{}",
                         cost.peak_bytes,
                         cost.allocations,
                         cost.elapsed.as_micros(),
                         one_line(&message)
                     )
                 }
-                Ok(Err(_)) => {
-                    format!("{LINE_PREFIX}done\t{index}\tpanicked\t0\t0\t0\tthe thread died")
-                }
-                Err(e) => format!("{LINE_PREFIX}done\t{index}\tpanicked\t0\t0\t0\tno thread: {e}"),
+                Ok(Err(_)) => format!("done\t{index}\tpanicked\t0\t0\t0\t-\tthe thread died"),
+                Err(e) => format!("done\t{index}\tpanicked\t0\t0\t0\t-\tno thread: {e}"),
             };
-            let mut lock = out.lock();
-            let _ = writeln!(lock, "{line}");
-            let _ = lock.flush();
+            say(&line);
         }
         std::process::exit(0)
+    }
+
+    /// One payload on the decoding thread: the verdict, the charge and the message, and what
+    /// the decode cost (the round trip, after it, is not part of the cost).
+    fn decode_one(
+        &self,
+        decode: &DecodeFn<'_>,
+        bytes: &[u8],
+    ) -> ((&'static str, Option<usize>, String), alloc::Cost) {
+        let guarded = |f: &mut dyn FnMut() -> Result<Decoded, String>| {
+            alloc::refusing_above(self.heap_ceiling, || {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+            })
+        };
+        let (result, cost) = alloc::measure(|| guarded(&mut || decode(bytes)));
+        let verdict = match result {
+            Ok(Ok(decoded)) => {
+                let mut then = decoded.then;
+                let after = guarded(&mut || {
+                    if let Some(check) = then.take() {
+                        check();
+                    }
+                    Err(String::new())
+                });
+                match after {
+                    Err(panic) => (
+                        "panicked",
+                        None,
+                        format!("round trip: {}", panic_message(panic.as_ref())),
+                    ),
+                    Ok(_) => ("accepted", decoded.charged, String::new()),
+                }
+            }
+            Ok(Err(e)) => ("refused", None, e),
+            Err(panic) => ("panicked", None, panic_message(panic.as_ref())),
+        };
+        (verdict, cost)
     }
 
     /// In the parent: children, one at a time, until every payload has a result.
@@ -271,16 +364,32 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
         payloads: Vec<Payload>,
         trace_error: Option<String>,
     ) -> Report {
-        let mut rows: Vec<Option<Row>> = vec![None; payloads.len()];
-        let mut failure = None;
-        let mut next = 0;
-        while next < payloads.len() {
-            match self.one_child(ordinal, next, &payloads, &mut rows) {
-                Ok(resume_at) => next = resume_at,
-                Err(e) => {
-                    failure = Some(e);
-                    break;
+        let steps: Vec<Option<usize>> = match &self.sweep {
+            None => vec![None],
+            Some((_, values)) => values.iter().copied().map(Some).collect(),
+        };
+        let mut rows: Vec<Option<Row>> = vec![None; payloads.len() * steps.len()];
+        let mut failure = match (&self.sweep, &self.round_trip, &self.limits) {
+            (Some(_), _, None) => Some(
+                "a limit sweep needs hardpack as the decoder: only its limits can be swept".into(),
+            ),
+            (_, Some(_), None) => Some(
+                "a round trip needs hardpack as the decoder: it encodes and decodes with hardpack"
+                    .into(),
+            ),
+            _ => None,
+        };
+        for (step, value) in steps.iter().enumerate() {
+            let mut next = 0;
+            let rows = &mut rows[step * payloads.len()..(step + 1) * payloads.len()];
+            while failure.is_none() && next < payloads.len() {
+                match self.one_child(ordinal, step, next, &payloads, rows) {
+                    Ok(resume_at) => next = resume_at,
+                    Err(e) => failure = Some(e),
                 }
+            }
+            for row in rows.iter_mut().flatten() {
+                row.limit_value = *value;
             }
         }
         Report {
@@ -290,29 +399,36 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
             stack_bytes: self.stack_bytes,
             heap_ceiling: self.heap_ceiling,
             time_limit: self.time_limit,
+            sweep: self.sweep.map(|(limit, _)| limit),
             trace_error,
             failure,
             rows: rows
                 .into_iter()
-                .zip(&payloads)
                 .enumerate()
-                .map(|(index, (row, payload))| {
-                    row.unwrap_or_else(|| Row::new(index, payload, Outcome::NotRun))
+                .map(|(at, row)| {
+                    let index = at % payloads.len();
+                    row.unwrap_or_else(|| {
+                        let mut row = Row::new(index, &payloads[index], Outcome::NotRun);
+                        row.limit_value = steps[at / payloads.len()];
+                        row
+                    })
                 })
                 .collect(),
         }
     }
 
-    /// Runs one child from payload `first`; returns where the next child starts.
+    /// Runs one child from payload `first` (under the sweep's `step`th value); returns where
+    /// the next child starts.
     fn one_child(
         &self,
         ordinal: usize,
+        step: usize,
         first: usize,
         payloads: &[Payload],
         rows: &mut [Option<Row>],
     ) -> Result<usize, String> {
         let mut child = self_command()?
-            .env(CHILD_ENV, format!("{ordinal}:{first}"))
+            .env(CHILD_ENV, format!("{ordinal}:{step}:{first}"))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .stdin(Stdio::null())
@@ -357,6 +473,10 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
                                 ALLOC: hardpack_check::CountingAlloc = \
                                 hardpack_check::CountingAlloc;` so peak heap can be measured"
                                 .into());
+                        }
+                        ["no-sweep"] => {
+                            let _ = child.wait();
+                            return Err("the child found no such sweep step".into());
                         }
                         ["more-than-one-check"] => {
                             let _ = child.wait();
@@ -444,11 +564,26 @@ fn child_says(what: &str) {
     let _ = out.flush();
 }
 
-/// This process's role: `Some((check, first payload))` in a child.
-fn child_role() -> Option<(usize, usize)> {
+/// What a child process is for.
+struct ChildRole {
+    /// The ordinal of the check it runs.
+    check: usize,
+    /// In a sweep, the index of the value it runs under.
+    step: usize,
+    /// The payload it starts at.
+    first: usize,
+}
+
+/// This process's role: `Some` in a child.
+fn child_role() -> Option<ChildRole> {
     let value = std::env::var(CHILD_ENV).ok()?;
-    let (check, first) = value.split_once(':')?;
-    Some((check.parse().ok()?, first.parse().ok()?))
+    let mut parts = value.split(':').map(str::parse);
+    let role = ChildRole {
+        check: parts.next()?.ok()?,
+        step: parts.next()?.ok()?,
+        first: parts.next()?.ok()?,
+    };
+    parts.next().is_none().then_some(role)
 }
 
 /// The command that runs this check again: the same test alone, or the same program with

@@ -3,6 +3,7 @@
 //! hand-written `Deserialize` that preallocates from an untrusted length is caught at the heap
 //! ceiling.
 
+use hardpack::Limit;
 use hardpack_check::{check, CountingAlloc, Outcome};
 use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -163,4 +164,107 @@ fn reported_payloads_from_a_directory_get_the_same_report() {
     let json = report.json();
     assert_eq!(json["rows"][1]["id"], "b-claim");
     assert_eq!(json["hardened"], true);
+}
+
+/// A payload directory of its own for each test (tests run in parallel).
+fn payload_dir(test: &str, files: &[(&str, &[u8])]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hardpack-check-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, bytes) in files {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_sweep_of_max_depth_shows_where_each_payload_starts_to_decode() {
+    let dir = payload_dir(
+        "sweep",
+        &[
+            ("depth-2", &[0x91, 0x90]),
+            ("depth-3", &[0x91, 0x91, 0x91, 0x01]),
+        ],
+    );
+    let report = check::<Vec<Vec<Vec<u8>>>>()
+        .payloads(&dir)
+        .sweep(Limit::Depth, [1, 2, 3, 4])
+        .run();
+    report.assert_hardened();
+    assert_eq!(report.rows.len(), 8, "{}", report.text());
+    assert_eq!(report.flip_points(), vec![(0, Some(2)), (1, Some(3))]);
+    let at_one = report
+        .rows
+        .iter()
+        .find(|r| r.index == 1 && r.limit_value == Some(1))
+        .unwrap();
+    assert!(
+        matches!(&at_one.outcome, Outcome::Refused(m) if m.contains("max_depth")),
+        "{at_one:?}"
+    );
+    // Each run is held to the bound of the limits it ran under.
+    let limits = report.limits_of(at_one).unwrap();
+    assert_eq!(limits.max_depth, 1);
+    assert!(
+        report.text().contains("sweep of max_depth"),
+        "{}",
+        report.text()
+    );
+    assert_eq!(report.json()["rows"][7]["limit_value"], 4);
+    #[cfg(feature = "html")]
+    {
+        let page = report.html().unwrap();
+        assert!(page.contains("Sweep over max_depth") && page.contains("<svg"));
+    }
+}
+
+#[test]
+fn a_sweep_needs_hardpack_as_the_decoder() {
+    let dir = payload_dir("sweep-peer", &[("one", &[0x01])]);
+    let report = check::<u8>()
+        .payloads(&dir)
+        .sweep(Limit::AllocBytes, [1, 2])
+        .decoder("rmp-serde", |bytes| rmp_serde::from_slice::<u8>(bytes))
+        .run();
+    assert!(!report.is_hardened());
+    assert!(report
+        .failure
+        .as_deref()
+        .unwrap()
+        .contains("needs hardpack"));
+}
+
+/// A type whose encoding changes every time it is written: its round trip cannot give the same
+/// bytes twice.
+#[derive(Debug)]
+struct Drifting;
+
+static WRITTEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+impl serde::Serialize for Drifting {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(WRITTEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl<'de> Deserialize<'de> for Drifting {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        u64::deserialize(d).map(|_| Drifting)
+    }
+}
+
+#[test]
+fn a_value_that_does_not_round_trip_is_reported_broken() {
+    let dir = payload_dir("round-trip", &[("seven", &[0x07])]);
+    let report = check::<Drifting>().payloads(&dir).round_trip().run();
+    assert!(!report.is_hardened());
+    assert!(
+        matches!(&report.rows[0].outcome, Outcome::Panicked(m) if m.starts_with("round trip:")),
+        "{report:?}"
+    );
+}
+
+#[test]
+fn without_the_round_trip_the_same_value_is_clean() {
+    let dir = payload_dir("no-round-trip", &[("seven", &[0x07])]);
+    check::<Drifting>().payloads(&dir).assert_hardened();
 }

@@ -47,6 +47,22 @@ impl Row {
     pub fn failed(&self) -> bool {
         matches!(self.status, "crashed" | "unreadable") || self.over_budget
     }
+
+    /// The row as the HTML report shows it.
+    pub fn html_entry(&self) -> hardpack_check::html::Entry {
+        hardpack_check::html::Entry {
+            name: self.path.display().to_string(),
+            input_bytes: self.input_bytes,
+            outcome: self.status.to_string(),
+            detail: self.detail.clone(),
+            peak_heap_bytes: self.peak_heap_bytes,
+            allocations: self.allocations,
+            depth_reached: Some(self.depth_reached),
+            elapsed_us: self.elapsed_us,
+            limit_value: self.limit_value,
+            broken: self.failed(),
+        }
+    }
 }
 
 /// Decodes one payload in a child `hardpack repro --json` and records the result.

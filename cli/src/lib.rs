@@ -1,11 +1,10 @@
 //! The logic of the `hardpack` command, kept out of `main.rs` so it is tested: reproducing a
-//! payload, allocation audits in child processes, limit sweeps, the HTML report, and
+//! payload, allocation audits in child processes, limit sweeps, and
 //! side-by-side decoding with other MessagePack implementations. It uses the fuzz harness
 //! only to run a target (`repro --target`) and to count allocations.
 
 pub mod audit;
 pub mod compare;
-pub mod html;
 pub mod limit_flags;
 pub mod repro;
 pub mod units;

@@ -10,7 +10,7 @@ use hardpack::Limits;
 use hardpack_cli::limit_flags::LimitFlags;
 use hardpack_cli::repro::{self, LimitsReport, OutcomeReport, Surface};
 use hardpack_cli::units::{human_bytes, human_duration, parse_hex, parse_size};
-use hardpack_cli::{audit, compare, html};
+use hardpack_cli::{audit, compare};
 use hardpack_harness::alloc_meter::{self, CountingAlloc};
 
 #[global_allocator]
@@ -473,7 +473,13 @@ fn run_audit(args: &AuditArgs) -> Result<ExitCode, String> {
         }
     }
     if let Some(path) = &args.html {
-        let page = html::report(&rows, sweep.as_ref().map(|(_, s)| s.limit), &command)?;
+        let entries: Vec<_> = rows.iter().map(audit::Row::html_entry).collect();
+        let page = hardpack_check::html::page(
+            "hardpack allocation audit",
+            &command,
+            &entries,
+            sweep.as_ref().map(|(limit, _)| *limit),
+        )?;
         std::fs::write(path, page).map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("audit: report written to {}", path.display());
     }

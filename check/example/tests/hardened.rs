@@ -1,6 +1,7 @@
 //! Each type checked with hardpack-check: clean against hardpack; against rmp-serde, what the
 //! kit must find (a nested payload overflowing the decoding thread's stack).
 
+use hardpack::Limit;
 use hardpack_check::{check, CountingAlloc, Outcome, Report};
 use hardpack_check_example::{Config, Event, RpcRequest};
 
@@ -34,7 +35,7 @@ fn overflows(report: &Report) -> Vec<String> {
 
 #[test]
 fn rpc_request_with_hardpack() {
-    let report = check::<RpcRequest>().run();
+    let report = check::<RpcRequest>().round_trip().run();
     eprintln!("{}", summary(&report));
     assert!(report.trace_error.is_none(), "{:?}", report.trace_error);
     report.assert_hardened();
@@ -57,7 +58,7 @@ fn rpc_request_with_rmp_serde() {
 
 #[test]
 fn event_with_hardpack() {
-    let report = check::<Event>().run();
+    let report = check::<Event>().round_trip().run();
     eprintln!("{}", summary(&report));
     assert!(report.trace_error.is_none(), "{:?}", report.trace_error);
     // The untagged tag value and the uninterpreted part are opaque: they get the generic bombs.
@@ -87,7 +88,7 @@ fn event_with_rmp_serde() {
 
 #[test]
 fn config_with_hardpack() {
-    let report = check::<Config>().run();
+    let report = check::<Config>().round_trip().run();
     eprintln!("{}", summary(&report));
     assert!(report.trace_error.is_none(), "{:?}", report.trace_error);
     assert!(report.rows.iter().any(|r| r.id.ends_with(".nested")));
@@ -106,4 +107,31 @@ fn config_with_rmp_serde() {
         "{}",
         report.text()
     );
+}
+
+#[test]
+fn rpc_request_budget_sweep() {
+    let report = check::<RpcRequest>()
+        .sweep(Limit::AllocBytes, [64, 1 << 10, 16 << 10, 64 << 20])
+        .run();
+    eprintln!("{}", summary(&report));
+    // Each run held to the heap bound of the budget it ran under.
+    report.assert_hardened();
+    // The valid samples decode once the budget holds them, and not under 64 bytes.
+    let valid: Vec<_> = report
+        .flip_points()
+        .into_iter()
+        .filter(|(index, _)| report.rows[*index].id.contains("valid-full"))
+        .collect();
+    assert!(!valid.is_empty());
+    for (index, flip) in valid {
+        assert!(
+            flip.is_some_and(|at| at > 64),
+            "#{index}: {flip:?}\n{}",
+            report.text()
+        );
+    }
+    let page = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("rpc_request_sweep.html");
+    std::fs::write(&page, report.html().unwrap()).unwrap();
+    eprintln!("report: {}", page.display());
 }

@@ -1,5 +1,6 @@
-//! The audit report as one self-contained HTML file: the table and SVG charts drawn with
-//! plotters (no scripts, no network).
+//! A report as one self-contained HTML file: the table and SVG charts drawn with plotters (no
+//! scripts, no network). [`Report::html`](crate::Report::html) writes a check's; the
+//! `hardpack audit` command writes its own from the same [`Entry`] rows.
 
 use std::collections::BTreeMap;
 
@@ -7,9 +8,44 @@ use plotters::prelude::*;
 
 use hardpack::Limit;
 
-use crate::audit::Row;
-use crate::limit_flags::limit_by_name;
-use crate::units::human_bytes;
+use crate::human_bytes;
+
+/// One decode of a report, as the page shows it.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The payload: its file or its id.
+    pub name: String,
+    /// Its size.
+    pub input_bytes: usize,
+    /// What the decode did, in a word: its series on the chart (`accepted`, `refused`, or
+    /// how it broke).
+    pub outcome: String,
+    /// The error, the limit that refused it, or why it broke.
+    pub detail: String,
+    /// The most heap the decode held at once.
+    pub peak_heap_bytes: usize,
+    /// Allocations the decode made.
+    pub allocations: usize,
+    /// The deepest nesting the decode reached, when known.
+    pub depth_reached: Option<usize>,
+    /// How long the decode took, in microseconds.
+    pub elapsed_us: f64,
+    /// In a sweep: the value of the swept limit.
+    pub limit_value: Option<usize>,
+    /// The decode broke: the row is marked.
+    pub broken: bool,
+}
+
+impl Entry {
+    /// Peak heap per input byte (an empty input counts as one byte).
+    pub fn amplification(&self) -> f64 {
+        self.peak_heap_bytes as f64 / self.input_bytes.max(1) as f64
+    }
+
+    fn accepted(&self) -> bool {
+        matches!(self.outcome.as_str(), "accepted" | "decoded")
+    }
+}
 
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -18,15 +54,10 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn short_name(path: &std::path::Path) -> String {
-    let mut parts: Vec<String> = path
-        .iter()
-        .rev()
-        .take(2)
-        .map(|p| p.to_string_lossy().into_owned())
-        .collect();
-    parts.reverse();
-    parts.join("/")
+/// A payload's name in a legend: the last two parts of a path.
+fn short_name(name: &str) -> String {
+    let parts: Vec<&str> = name.rsplit('/').take(2).collect();
+    parts.into_iter().rev().collect::<Vec<_>>().join("/")
 }
 
 const PALETTE: [RGBColor; 8] = [
@@ -81,8 +112,8 @@ fn clipped_line(
     (start < end).then_some([(start, start * factor), (end, end * factor)])
 }
 
-/// Peak heap against input size, log-log, decoded and rejected payloads apart.
-pub fn peak_vs_input_svg(rows: &[Row]) -> Result<String, String> {
+/// Peak heap against input size, log-log, a series per outcome.
+pub fn peak_vs_input_svg(rows: &[Entry]) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
@@ -111,14 +142,25 @@ pub fn peak_vs_input_svg(rows: &[Row]) -> Result<String, String> {
             .y_label_formatter(&|v| bytes_tick(*v))
             .draw()
             .map_err(|e| e.to_string())?;
-        for (status, color) in [
-            ("decoded", PALETTE[0]),
-            ("rejected", PALETTE[1]),
-            ("crashed", PALETTE[3]),
-        ] {
+        let mut outcomes: Vec<&str> = Vec::new();
+        for r in rows {
+            if !outcomes.contains(&r.outcome.as_str()) {
+                outcomes.push(&r.outcome);
+            }
+        }
+        // Accepted blue, refused orange, anything that broke in the reds and purples.
+        let mut broken_colors = [PALETTE[3], PALETTE[5], PALETTE[6], PALETTE[7]]
+            .into_iter()
+            .cycle();
+        for status in outcomes {
+            let color = match status {
+                "accepted" | "decoded" => PALETTE[0],
+                "refused" | "rejected" => PALETTE[1],
+                _ => broken_colors.next().unwrap_or(PALETTE[3]),
+            };
             let points: Vec<(f64, f64)> = rows
                 .iter()
-                .filter(|r| r.status == status)
+                .filter(|r| r.outcome == status)
                 .map(|r| (r.input_bytes.max(1) as f64, heap_coord(r.peak_heap_bytes)))
                 .collect();
             if points.is_empty() {
@@ -166,14 +208,14 @@ type SweepPoint = (f64, f64, bool);
 
 /// In a sweep: peak heap against the limit's value, one line per payload (the eight with the
 /// highest peak), and the budget line when the swept limit is `max_alloc_bytes`.
-pub fn sweep_svg(rows: &[Row], limit: &str) -> Result<String, String> {
+pub fn sweep_svg(rows: &[Entry], limit: Limit) -> Result<String, String> {
     let mut by_path: BTreeMap<String, Vec<SweepPoint>> = BTreeMap::new();
     for r in rows {
         if let Some(v) = r.limit_value {
-            by_path.entry(short_name(&r.path)).or_default().push((
+            by_path.entry(short_name(&r.name)).or_default().push((
                 v.max(1) as f64,
                 heap_coord(r.peak_heap_bytes),
-                r.status == "decoded",
+                r.accepted(),
             ));
         }
     }
@@ -198,7 +240,10 @@ pub fn sweep_svg(rows: &[Row], limit: &str) -> Result<String, String> {
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         let mut chart = ChartBuilder::on(&root)
             .caption(
-                format!("Peak heap against {limit} (filled: decoded, hollow: refused)"),
+                format!(
+                    "Peak heap against {} (filled: decoded, hollow: refused)",
+                    limit.name()
+                ),
                 ("sans-serif", 20),
             )
             .margin(12)
@@ -210,10 +255,10 @@ pub fn sweep_svg(rows: &[Row], limit: &str) -> Result<String, String> {
                 (ZERO_HEAP..max_y).log_scale().base(2.0),
             )
             .map_err(|e| e.to_string())?;
-        let is_bytes = limit_by_name(limit).is_ok_and(Limit::counts_bytes);
+        let is_bytes = limit.counts_bytes();
         chart
             .configure_mesh()
-            .x_desc(limit)
+            .x_desc(limit.name())
             .y_desc("peak heap bytes (0 B on the bottom edge)")
             .x_label_formatter(&|v| {
                 if is_bytes {
@@ -225,7 +270,7 @@ pub fn sweep_svg(rows: &[Row], limit: &str) -> Result<String, String> {
             .y_label_formatter(&|v| bytes_tick(*v))
             .draw()
             .map_err(|e| e.to_string())?;
-        if limit == Limit::AllocBytes.name() {
+        if limit == Limit::AllocBytes {
             if let Some(ends) = clipped_line(1.0, (min_x, max_x), (1.0, max_y)) {
                 chart
                     .draw_series(LineSeries::new(ends, BLACK.stroke_width(3)))
@@ -272,54 +317,76 @@ pub fn sweep_svg(rows: &[Row], limit: &str) -> Result<String, String> {
     Ok(svg)
 }
 
-/// The whole report.
-pub fn report(rows: &[Row], sweep_limit: Option<&str>, command: &str) -> Result<String, String> {
-    let sorted = crate::audit::by_amplification(rows);
-    let failed = rows.iter().filter(|r| r.failed()).count();
+/// The whole page: `title`, `summary` (one line, e.g. the command that made it), the charts
+/// (a sweep's when `sweep` names the limit swept) and every entry, by amplification.
+pub fn page(
+    title: &str,
+    summary: &str,
+    rows: &[Entry],
+    sweep: Option<Limit>,
+) -> Result<String, String> {
+    let mut sorted: Vec<&Entry> = rows.iter().collect();
+    sorted.sort_by(|a, b| {
+        b.amplification()
+            .total_cmp(&a.amplification())
+            .then(a.name.cmp(&b.name))
+    });
+    let broken = rows.iter().filter(|r| r.broken).count();
     let worst = sorted
         .first()
-        .map(|r| format!("{:.1}x ({})", r.amplification, escape(&short_name(&r.path))))
+        .map(|r| {
+            format!(
+                "{:.1}x ({})",
+                r.amplification(),
+                escape(&short_name(&r.name))
+            )
+        })
         .unwrap_or_default();
-    let mut html = String::from(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>hardpack allocation audit</title><style>\
-         body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;font-size:13px}\
-         td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td.l,th.l{text-align:left}\
-         tr.bad{background:#fdd}h1{font-size:22px}.summary{font-size:15px;margin:1em 0}</style></head><body>\n",
+    let mut html = format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>{}</title><style>\
+         body{{font-family:sans-serif;margin:2em;color:#222}}table{{border-collapse:collapse;font-size:13px}}\
+         td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}td.l,th.l{{text-align:left}}\
+         tr.bad{{background:#fdd}}h1{{font-size:22px}}.summary{{font-size:15px;margin:1em 0}}</style></head><body>\n",
+        escape(title)
     );
-    html += "<h1>hardpack allocation audit</h1>\n";
+    html += &format!("<h1>{}</h1>\n", escape(title));
     html += &format!(
-        "<p class=\"summary\"><code>{}</code><br>{} decodes, {} failed (unreadable, crashed or over budget); worst amplification {}</p>\n",
-        escape(command),
+        "<p class=\"summary\">{}<br>{} decodes, {} broke it; worst amplification {}</p>\n",
+        escape(summary),
         rows.len(),
-        failed,
+        broken,
         worst
     );
-    if let Some(limit) = sweep_limit {
-        html += &format!("<h2>Sweep over {limit}</h2>\n{}\n", sweep_svg(rows, limit)?);
+    if let Some(limit) = sweep {
+        html += &format!(
+            "<h2>Sweep over {}</h2>\n{}\n",
+            limit.name(),
+            sweep_svg(rows, limit)?
+        );
     }
     html += &format!(
         "<h2>Peak heap against input size</h2>\n{}\n",
         peak_vs_input_svg(rows)?
     );
     html += "<h2>Every decode, by amplification</h2>\n<table><tr><th>amplification</th><th>input</th><th>peak heap</th><th>allocations</th><th>depth</th><th>time µs</th><th class=\"l\">outcome</th><th class=\"l\">detail</th>";
-    if sweep_limit.is_some() {
+    if sweep.is_some() {
         html += "<th>limit value</th>";
     }
     html += "<th class=\"l\">payload</th></tr>\n";
     for r in sorted {
         html += &format!(
             "<tr{}><td>{:.1}x</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td class=\"l\">{}</td><td class=\"l\">{}</td>{}<td class=\"l\">{}</td></tr>\n",
-            if r.failed() { " class=\"bad\"" } else { "" },
-            r.amplification,
+            if r.broken { " class=\"bad\"" } else { "" },
+            r.amplification(),
             human_bytes(r.input_bytes),
             human_bytes(r.peak_heap_bytes),
             r.allocations,
-            r.depth_reached,
+            r.depth_reached.map(|d| d.to_string()).unwrap_or_default(),
             r.elapsed_us,
-            r.status,
+            escape(&r.outcome),
             escape(&r.detail),
             r.limit_value.map(|v| format!("<td>{v}</td>")).unwrap_or_default(),
-            escape(&r.path.display().to_string())
+            escape(&r.name)
         );
     }
     html += "</table>\n</body></html>\n";
@@ -340,6 +407,12 @@ mod tests {
         let [a, _] = clipped_line(1.0, (0.5, 10.0), (1.0, 100.0)).unwrap();
         assert_eq!(a, (1.0, 1.0));
         assert!(clipped_line(1000.0, (1.0, 10.0), (1.0, 10.0)).is_none());
+    }
+
+    #[test]
+    fn a_legend_name_is_the_last_two_parts_of_a_path() {
+        assert_eq!(short_name("corpus/decode/bomb-1"), "decode/bomb-1");
+        assert_eq!(short_name("bomb-1"), "bomb-1");
     }
 
     #[test]
