@@ -37,7 +37,7 @@ pub struct Row {
     pub elapsed_us: f64,
     /// In a sweep: the value of the swept limit.
     pub limit_value: Option<usize>,
-    /// The decode held more than `max_alloc_bytes`.
+    /// The decode held more than its surface may (the report's `heap_bound_bytes`).
     pub over_budget: bool,
 }
 
@@ -128,10 +128,7 @@ pub fn audit_one(
             row.depth_reached = n("depth_reached");
             row.elapsed_us = report["elapsed_us"].as_f64().unwrap_or(0.0);
             row.amplification = row.peak_heap_bytes as f64 / input_bytes.max(1) as f64;
-            row.over_budget = row.peak_heap_bytes
-                > limits
-                    .max_alloc_bytes
-                    .saturating_add(hardpack_harness::alloc_meter::ALLOC_SLACK_BYTES);
+            row.over_budget = row.peak_heap_bytes > n("heap_bound_bytes");
         }
         (Ok(c), _) => row.detail = format!("exit status {c} without a report"),
         (Err(why), _) => row.detail = why,

@@ -308,9 +308,10 @@ fn print_report(report: &repro::Report) {
         ""
     };
     println!(
-        "heap:     {} at peak, {} allocations{meter}{what}",
+        "heap:     {} at peak, {} allocations{meter}{what}; may hold {}",
         human_bytes(report.peak_heap_bytes),
-        report.allocations
+        report.allocations,
+        human_bytes(report.heap_bound_bytes)
     );
     println!(
         "time:     {}",
@@ -444,7 +445,7 @@ fn run_audit(args: &AuditArgs) -> Result<ExitCode, String> {
     let failed = rows.iter().filter(|r| r.failed()).count();
     let worst = rows.iter().map(|r| r.amplification).fold(0.0, f64::max);
     text += &format!(
-        "\n{} decodes of {} payloads; worst amplification {worst:.1}x; {failed} failed (unreadable, crashed or over max_alloc_bytes)\n",
+        "\n{} decodes of {} payloads; worst amplification {worst:.1}x; {failed} failed (unreadable, crashed or over the heap the surface may hold)\n",
         rows.len(),
         payloads.len(),
     );

@@ -81,6 +81,10 @@ pub struct Report {
     pub elapsed_us: f64,
     /// Deepest nesting the decode reached: the value's depth, or the depth of the error.
     pub depth_reached: usize,
+    /// The most heap the surface may hold for this payload under the limits: `max_alloc_bytes`,
+    /// and for the typed surfaces the typed decode's documented bound (twice the budget plus
+    /// serde's reservations, `hardpack_check::fuzz::heap_bound`).
+    pub heap_bound_bytes: usize,
     /// With `--target`: the target run, whose outcome and cost the fields above report.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<TargetReport>,
@@ -228,18 +232,27 @@ pub struct TargetReport {
 
 impl Report {
     /// A report of one run on `payload` (no target, no stream details).
+    /// A report of a decode through `surface` (`None`: a fuzz target's run).
     fn new(
         name: &str,
-        surface: &'static str,
+        surface: Option<Surface>,
         payload: &[u8],
         limits: &Limits,
         outcome: OutcomeReport,
         cost: &alloc_meter::Cost,
         depth_reached: usize,
     ) -> Self {
+        let heap_bound_bytes = match surface {
+            Some(Surface::Typed | Surface::TypedStrict) => {
+                hardpack_check::fuzz::heap_bound(limits, payload.len())
+            }
+            _ => limits
+                .max_alloc_bytes
+                .saturating_add(alloc_meter::ALLOC_SLACK_BYTES),
+        };
         Report {
             payload: name.to_string(),
-            surface,
+            surface: surface.map_or("target", Surface::name),
             input_bytes: payload.len(),
             limits: LimitsReport::of(limits),
             outcome,
@@ -247,6 +260,7 @@ impl Report {
             allocations: cost.allocations,
             elapsed_us: cost.elapsed.as_secs_f64() * 1e6,
             depth_reached,
+            heap_bound_bytes,
             target: None,
             stream: None,
         }
@@ -329,7 +343,7 @@ pub fn repro(
     };
     Report::new(
         name,
-        surface.name(),
+        Some(surface),
         payload,
         limits,
         outcome,
@@ -356,7 +370,7 @@ fn validate(name: &str, payload: &[u8], limits: &Limits) -> Report {
     };
     Report::new(
         name,
-        Surface::Validate.name(),
+        Some(Surface::Validate),
         payload,
         limits,
         outcome,
@@ -404,7 +418,7 @@ fn streamed(name: &str, payload: &[u8], limits: &Limits, options: StreamOptions)
     };
     let mut report = Report::new(
         name,
-        Surface::Stream.name(),
+        Some(Surface::Stream),
         payload,
         limits,
         outcome,
@@ -451,7 +465,7 @@ pub fn repro_target(name: &str, payload: &[u8], target: &'static Target) -> Repo
     };
     let mut report = Report::new(
         name,
-        "target",
+        None,
         payload,
         &limits.unwrap_or_else(Limits::unlimited),
         outcome,

@@ -315,6 +315,34 @@ fn the_strict_surface_refuses_what_lenient_decoding_lets_through() {
 }
 
 #[test]
+fn the_typed_surface_is_held_to_the_typed_decode_s_heap_bound() {
+    let file = std::env::temp_dir().join(format!("hardpack-typed-bound-{}", std::process::id()));
+    std::fs::write(&file, [0x93, 0x01, 0x02, 0x03]).unwrap();
+    let file = file.to_str().unwrap();
+    let bound = |surface: &str| {
+        let report = stdout_json(&hardpack(
+            &[
+                "repro",
+                "--json",
+                "--surface",
+                surface,
+                "--max-alloc-bytes",
+                "1MiB",
+                file,
+            ],
+            b"",
+        ));
+        report["heap_bound_bytes"].as_u64().unwrap()
+    };
+    let (owned, typed) = (bound("owned"), bound("typed"));
+    std::fs::remove_file(file).unwrap();
+    assert_eq!(owned, 1 << 20);
+    // Twice the budget, and serde's 1 MiB reservation for each collection that can be open
+    // (4 input bytes: at most 4, plus the top).
+    assert_eq!(typed, (2 << 20) + 5 * (1 << 20));
+}
+
+#[test]
 fn the_typed_surface_gives_the_owned_verdict() {
     every_case_gets_the_owned_verdict("typed");
 }
