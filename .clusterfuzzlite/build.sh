@@ -4,6 +4,8 @@
 # Reads: SRC (where the repository is, as $SRC/hardpack), OUT (where results go), and the
 # OSS-Fuzz variables cargo-fuzz honours (SANITIZER, CARGO_BUILD_TARGET / RUSTFLAGS set by
 # base-builder-rust). FUZZ_TARGETS (space-separated) restricts the set; default: all.
+# OSS-Fuzz runs this with `bash -eux`; a plain `bash build.sh` must stop at a failure too.
+set -eu
 REPO="$SRC/hardpack"
 cd "$REPO/fuzz"
 # The [[bin]] names of fuzz/Cargo.toml: cargo test checks them against the harness's TARGETS
@@ -13,7 +15,12 @@ TARGETS=${FUZZ_TARGETS:-$(sed -n 's/^name = "\(.*\)"$/\1/p' Cargo.toml | grep -v
 # OSS-Fuzz's cargo wrapper picks the sanitizer from $SANITIZER; locally cargo-fuzz defaults to
 # ASan. Debug assertions stay on (as in regex's oss-fuzz build): a broken internal invariant
 # crashes the fuzzer instead of returning a plausible value.
-cargo fuzz build -O --debug-assertions $TARGETS
+# cargo fuzz build takes one target, or none for all of them.
+if [ -z "${FUZZ_TARGETS:-}" ]; then
+  cargo fuzz build -O --debug-assertions
+else
+  for target in $TARGETS; do cargo fuzz build -O --debug-assertions "$target"; done
+fi
 
 TRIPLE=${CARGO_BUILD_TARGET:-$(rustc -vV | sed -n 's/^host: //p')}
 BUILD_DIR="$REPO/fuzz/target/$TRIPLE/release"

@@ -100,17 +100,24 @@
 //!
 //! The target builds like hardpack's own, so it runs unchanged on ClusterFuzzLite or
 //! OSS-Fuzz. A `.clusterfuzzlite/build.sh` (with `project.yaml` saying `language: rust` and a
-//! `Dockerfile` from `gcr.io/oss-fuzz-base/base-builder-rust`) needs these lines per target:
+//! `Dockerfile` from `gcr.io/oss-fuzz-base/base-builder-rust`) needs these lines:
 //!
 //! ```sh
-//! cd "$SRC/my-service/fuzz"
-//! cargo fuzz build -O --debug-assertions request
-//! cp "target/x86_64-unknown-linux-gnu/release/request" "$OUT/"
-//! (cd corpus/request && zip -q "$OUT/request_seed_corpus.zip" ./*)
+//! cd "$SRC/my-service"
+//! cargo run -q --example write_seeds -- "$WORK/seeds"   # write_seeds for each type
+//! cd fuzz && cargo fuzz build -O --debug-assertions
+//! for t in request event; do
+//!   cp "target/x86_64-unknown-linux-gnu/release/$t" "$OUT/"
+//!   (cd "$WORK/seeds/$t" && zip -q -r "$OUT/${t}_seed_corpus.zip" .)
+//!   printf '[libfuzzer]\nmax_len = 4096\n' > "$OUT/$t.options"
+//! done
 //! ```
 //!
-//! and ClusterFuzzLite's own workflows (code-change fuzzing on pull requests, batch fuzzing on
-//! a schedule) run it; on OSS-Fuzz the same `build.sh` is the project's.
+//! (`check/example/.clusterfuzzlite/build.sh` in hardpack's repository is this for the example
+//! types, and hardpack's CI builds and runs it.) ClusterFuzzLite's own workflows (code-change
+//! fuzzing on pull requests, batch fuzzing on a schedule) then run the targets; on OSS-Fuzz the
+//! same `build.sh` is the project's. The fuzz crate can depend on this crate with
+//! `default-features = false`: the HTML report is not needed there.
 //!
 //! # What the tracer cannot see
 //!
