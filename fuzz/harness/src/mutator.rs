@@ -9,6 +9,9 @@
 //! - a subtree duplicated in its array or map (the count raised to match), nested in a
 //!   one-element array, replaced by its first child, or replaced by another subtree of the
 //!   input;
+//! - a map key replaced by a copy of another key of its map, or by that key with its last
+//!   byte changed (keys sharing all but their end, where a repeat check that sorts on a
+//!   prefix must still compare whole keys);
 //! - a timestamp at the edges of its nanoseconds (999,999,999 and 1,000,000,000) in each form;
 //! - a str byte made invalid UTF-8, a marker made the reserved 0xc1, the input cut inside an
 //!   item.
@@ -241,7 +244,7 @@ fn mutate_structure(
     let header_range = abs(item.start)..abs(item.header_end);
     let mut replace_header =
         |header: &[u8]| splice(data, size, max_size, header_range.clone(), header);
-    match rng.below(10) {
+    match rng.below(11) {
         // A length set to a boundary, in any width.
         0 | 1 => {
             let (kind, body, ext_type, limit) = match item.token {
@@ -375,6 +378,30 @@ fn mutate_structure(
                 Some(size)
             }
         },
+        // A map key made a sibling key's copy, or that key with another last byte.
+        9 => {
+            let parent = items[item.parent?];
+            if !matches!(parent.token, Token::Map(_)) {
+                return None;
+            }
+            let siblings: Vec<&Item> = items
+                .iter()
+                .filter(|i| i.parent == item.parent && i.start >= parent.header_end)
+                .collect();
+            let keys: Vec<&&Item> = siblings.iter().step_by(2).collect();
+            let key = keys
+                .iter()
+                .find(|k| k.start <= item.start && item.start < k.end)?;
+            let other = keys[rng.below(keys.len())];
+            let mut bytes = payload.get(other.start..other.end)?.to_vec();
+            if rng.below(2) == 0 && bytes.len() > 1 {
+                if let Some(last) = bytes.last_mut() {
+                    // Another ASCII letter keeps a str valid UTF-8.
+                    *last = b'a' + ((*last).wrapping_add(1 + rng.below(25) as u8) % 26);
+                }
+            }
+            splice(data, size, max_size, abs(key.start)..abs(key.end), &bytes)
+        }
         // Cut inside the item (or its body).
         _ => {
             let cut = item.start + 1 + rng.below(item.end - item.start);
@@ -497,6 +524,32 @@ mod tests {
             }
         }
         assert!(mutated > 10_000, "{mutated}");
+    }
+
+    #[test]
+    fn map_keys_become_copies_of_their_siblings() {
+        // {"key.a": 1, "key.b": 2}: some seed makes the map repeat a key, and some makes a key
+        // that shares all but its last byte with a sibling.
+        let input = [
+            0x82, 0xa5, b'k', b'e', b'y', b'.', b'a', 0x01, 0xa5, b'k', b'e', b'y', b'.', b'b',
+            0x02,
+        ];
+        let (mut repeats, mut near) = (0, 0);
+        for seed in 0..3_000 {
+            let mut data = [0u8; 64];
+            data[..input.len()].copy_from_slice(&input);
+            let size = mutate(&mut data, input.len(), 64, seed, 0, |_, s, _| s);
+            if size != input.len() || data[0] != 0x82 || data[7] != 0x01 || data[14] != 0x02 {
+                continue;
+            }
+            let (first, second) = (&data[1..7], &data[8..14]);
+            if first == second {
+                repeats += 1;
+            } else if first[..5] == second[..5] && first != &input[1..7] && first[5] != b'a' {
+                near += 1;
+            }
+        }
+        assert!(repeats > 10 && near > 5, "{repeats} repeats, {near} near");
     }
 
     #[test]

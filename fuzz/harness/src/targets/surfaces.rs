@@ -1,7 +1,8 @@
 //! The surfaces that must give the owned decoder's verdict: `validate_agrees`,
 //! `value_ref_agrees`, `tokens_roundtrip` and `strict`.
 
-use hardpack::{decode::InvalidUtf8, encode, Decoder, ErrorKind, Limit, Limits, Value};
+use hardpack::decode::{DecodeStats, InvalidUtf8, Token};
+use hardpack::{encode, Decoder, ErrorKind, Limit, Limits, Value};
 
 use crate::alloc_meter;
 
@@ -207,6 +208,109 @@ pub(super) fn strict_violations(value: &Value, bytes: &[u8]) -> Vec<&'static str
     found
 }
 
+/// The first repeated key strict mode must find, computed apart from its own check (which
+/// sorts each map's keys by a packed prefix): a map's str keys in a hash set, in wire order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct RepeatedKey {
+    /// The offset of the earlier copy.
+    first: usize,
+    /// The offset of the key that repeats it: the error's offset.
+    repeat: usize,
+    /// Where the map ends: strict mode finds the repeat when its map is read whole, so a
+    /// violation it reports instead must start before this.
+    map_end: usize,
+}
+
+/// In a document that decodes leniently: the first map, in the order maps end, with a str
+/// key equal to an earlier str key of the same map (byte for byte), and its first such key.
+pub(super) fn first_repeated_key(document: &[u8]) -> Option<RepeatedKey> {
+    struct Open<'a> {
+        left: u64,
+        keys: Option<std::collections::HashMap<&'a [u8], usize>>,
+        repeat: Option<(usize, usize)>,
+    }
+    let mut reader = hardpack::decode::TokenReader::new(document, &Limits::unlimited());
+    let mut open: Vec<Open<'_>> = Vec::new();
+    while let Ok(Some((offset, token))) = reader.next_token() {
+        if let Some(map) = open.last_mut() {
+            // A key: an even number of the map's items left.
+            if let (Some(keys), true) = (&mut map.keys, map.left % 2 == 0) {
+                if let Token::Str(key) = token {
+                    match keys.get(key.as_bytes()) {
+                        Some(&first) if map.repeat.is_none() => map.repeat = Some((first, offset)),
+                        Some(_) => {}
+                        None => {
+                            keys.insert(key.as_bytes(), offset);
+                        }
+                    }
+                }
+            }
+        }
+        let items = match token {
+            Token::Array(n) => u64::from(n),
+            Token::Map(n) => 2 * u64::from(n),
+            _ => 0,
+        };
+        if items > 0 {
+            let is_map = matches!(token, Token::Map(_));
+            open.push(Open {
+                left: items,
+                keys: is_map.then(Default::default),
+                repeat: None,
+            });
+            continue;
+        }
+        // An item read whole: close what it completes.
+        while let Some(top) = open.last_mut() {
+            top.left -= 1;
+            if top.left > 0 {
+                break;
+            }
+            let closed = open.pop().expect("a container is open");
+            if let Some((first, repeat)) = closed.repeat {
+                return Some(RepeatedKey {
+                    first,
+                    repeat,
+                    map_end: reader.position(),
+                });
+            }
+        }
+    }
+    None
+}
+
+/// Strict mode refuses exactly the documents with a repeated key, at the repeat and naming
+/// the earlier copy, unless another violation comes first; and never for a repeat that is
+/// not there.
+fn strict_repeats_agree(document: &[u8], strict: &Result<(Value, DecodeStats), hardpack::Error>) {
+    let expected = first_repeated_key(document);
+    match (strict, expected) {
+        (Ok(_), Some(at)) => panic!(
+            "strict accepted a map whose key at byte {} repeats the key at byte {}",
+            at.repeat, at.first
+        ),
+        (Err(e), Some(at)) if !budget_error(e) => match e.kind() {
+            ErrorKind::DuplicateKey { first_offset } => assert!(
+                e.offset() == at.repeat && *first_offset == at.first,
+                "strict reported {e}; the first repeat is the key at byte {} (of the key at \
+                 byte {})",
+                at.repeat,
+                at.first
+            ),
+            _ => assert!(
+                e.offset() < at.map_end,
+                "strict refused ({e}) after the map with a repeated key ended at byte {}",
+                at.map_end
+            ),
+        },
+        (Err(e), None) => assert!(
+            !matches!(e.kind(), ErrorKind::DuplicateKey { .. }),
+            "strict reported a repeated key where none is: {e}"
+        ),
+        _ => {}
+    }
+}
+
 /// Strict mode against the oracle of [`strict_violations`] on the lenient decode.
 pub fn strict(data: &[u8]) -> Outcome {
     let (limits, payload) = limits_from_input(data);
@@ -219,6 +323,9 @@ pub fn strict(data: &[u8]) -> Outcome {
         limits.max_alloc_bytes
     );
     let lenient = Decoder::new(limits.clone()).decode_prefix(payload);
+    if let Ok((_, used)) = &lenient {
+        strict_repeats_agree(&payload[..*used], &verdict);
+    }
     match (&lenient, &verdict) {
         (Ok((value, used)), Ok((strict_value, stats))) => {
             assert!(
@@ -297,5 +404,49 @@ pub fn strict(data: &[u8]) -> Outcome {
     match verdict {
         Ok((value, stats)) => decoded(&value, stats.consumed),
         Err(e) => Outcome::Rejected(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(entries: &[(&str, u8)]) -> Vec<u8> {
+        let mut out = vec![0x80 | entries.len() as u8];
+        for (key, value) in entries {
+            out.push(0xa0 | key.len() as u8);
+            out.extend(key.as_bytes());
+            out.push(*value);
+        }
+        out
+    }
+
+    #[test]
+    fn the_first_repeat_is_the_earliest_key_equal_to_an_earlier_one() {
+        let keys = [
+            "header.field.a",
+            "header.field.b",
+            "header.field.a",
+            "header.field.b",
+        ];
+        let doc = map(&keys.map(|k| (k, 1)));
+        // Each entry is 1 + 14 + 1 bytes after the map header.
+        let at = first_repeated_key(&doc).unwrap();
+        assert_eq!(
+            (at.first, at.repeat, at.map_end),
+            (1, 1 + 2 * 16, doc.len())
+        );
+        assert_eq!(first_repeated_key(&map(&[("a", 1), ("b", 2)])), None);
+    }
+
+    #[test]
+    fn an_inner_map_ends_first_and_values_are_not_keys() {
+        // {"k": {"a": 1, "a": 2}, "k": 3}: the inner repeat is found first.
+        let inner = map(&[("a", 1), ("a", 2)]);
+        let doc = [&[0x82, 0xa1, b'k'][..], &inner, &[0xa1, b'k', 0x03]].concat();
+        let at = first_repeated_key(&doc).unwrap();
+        assert_eq!((at.first, at.repeat, at.map_end), (4, 7, 3 + inner.len()));
+        // {"a": "a"}: a value equal to a key is no repeat.
+        assert_eq!(first_repeated_key(&[0x81, 0xa1, b'a', 0xa1, b'a']), None);
     }
 }
