@@ -143,7 +143,10 @@ pub const TARGETS: &[Target] = &[
         checks: "the first 8 bytes choose the Limits; a document strict mode accepts is the \
                  lenient decode's value and re-encodes byte for byte, with str keys only and \
                  no key twice in a map; a strict refusal (non_canonical, non_str_key, \
-                 duplicate_key) names a violation the lenient value really has; any other \
+                 duplicate_key) names a violation the lenient value really has; the first \
+                 repeated key (found by a hash set of each map's keys, apart from strict \
+                 mode's sort) is refused at its offset naming its earlier copy, unless a \
+                 violation before its map's end comes first; any other \
                  refusal is the lenient decode's (but for max_alloc_bytes, which strict mode \
                  also charges for its keys); skip and decode_ref in strict mode agree",
     },
