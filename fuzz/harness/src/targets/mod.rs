@@ -168,7 +168,9 @@ pub const TARGETS: &[Target] = &[
                  exactly the values and the error (kind, stream offset, depth) that \
                  decode_prefix gives value after value on the whole; with a small \
                  max_buffer_bytes it yields a prefix of them, then the same error or \
-                 buffer_limit, its peak held bytes within max_buffer_bytes and its measured \
+                 buffer_limit, its peak held bytes within max_buffer_bytes, never waiting \
+                 for a value whose headers (read by skip) already need more than \
+                 max_buffer_bytes, and its measured \
                  peak heap within max_alloc_bytes + 2 x (max_buffer_bytes + piece) + 16 x \
                  open levels + 4 KiB; \
                  next_as::<schema::Any> on the same pieces gives the same values and the same \

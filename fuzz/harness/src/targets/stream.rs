@@ -35,12 +35,14 @@ pub(super) fn split_pieces(split: u8) -> [usize; 3] {
 }
 
 /// `payload` fed to `stream` in `pieces` (cycled), each value handed to `take` as it
-/// completes; then finished. The error, if any, as (kind, offset, depth).
+/// completes, and `waiting` told how many bytes were fed each time the stream waits for more;
+/// then finished. The error, if any, as (kind, offset, depth).
 pub(super) fn feed_in_pieces(
     stream: &mut hardpack::StreamDecoder,
     payload: &[u8],
     pieces: [usize; 3],
     mut take: impl FnMut(Value),
+    mut waiting: impl FnMut(&hardpack::StreamDecoder, usize),
 ) -> Option<(ErrorKind, usize, usize)> {
     let verdict = |e: hardpack::Error| Some((e.kind().clone(), e.offset(), e.depth()));
     let mut at = 0;
@@ -54,7 +56,10 @@ pub(super) fn feed_in_pieces(
         loop {
             match stream.next() {
                 Ok(Some(value)) => take(value),
-                Ok(None) => break,
+                Ok(None) => {
+                    waiting(stream, at);
+                    break;
+                }
                 Err(e) => return verdict(e),
             }
         }
@@ -68,6 +73,38 @@ pub(super) fn feed_in_pieces(
             Ok(None) => return None,
             Err(e) => return verdict(e),
         }
+    }
+}
+
+/// A stream that waits for more of a value holds a value that can still fit: the bytes held
+/// (`fed` after what the stream returned) are an incomplete value whose headers, read by
+/// `skip`, need no more than `max_buffer` bytes in all. A value whose header shows it cannot
+/// fit must be refused when that header arrives, before the body is held.
+fn waits_only_for_what_fits(
+    decoder: &Decoder,
+    stream: &hardpack::StreamDecoder,
+    fed: &[u8],
+    max_buffer: usize,
+) {
+    let held = fed.get(stream.consumed()..).unwrap_or_default();
+    assert_eq!(
+        stream.held_bytes(),
+        held.len(),
+        "the stream holds other bytes than those fed after its values"
+    );
+    match decoder.skip(held) {
+        Err(e) => match e.kind() {
+            ErrorKind::UnexpectedEnd { needed } => assert!(
+                held.len().saturating_add(*needed) <= max_buffer,
+                "the stream waits, holding {} bytes of a value whose headers need {needed} \
+                 more: over max_buffer_bytes {max_buffer}, it should have refused it when the \
+                 header at byte {} arrived",
+                held.len(),
+                e.offset()
+            ),
+            _ => panic!("the stream waits on bytes the decoder refuses: {e}"),
+        },
+        Ok(_) => panic!("the stream waits though the value it holds is complete"),
     }
 }
 
@@ -88,7 +125,7 @@ pub fn stream_split(data: &[u8]) -> Outcome {
     let mut stream =
         hardpack::StreamDecoder::new(decoder.clone()).with_max_buffer_bytes(usize::MAX);
     let mut values = Vec::new();
-    let error = feed_in_pieces(&mut stream, payload, pieces, |v| values.push(v));
+    let error = feed_in_pieces(&mut stream, payload, pieces, |v| values.push(v), |_, _| {});
     assert!(
         values == expected,
         "fed in pieces {pieces:?}, the stream gave {} values where slice decoding gives {}",
@@ -103,16 +140,22 @@ pub fn stream_split(data: &[u8]) -> Outcome {
     // With little room to hold a value: a prefix of the values, then the same error or a
     // refusal by the buffer limit, holding and allocating within the bounds.
     let max_buffer = 16 + usize::from(split) * 8;
-    let mut small = hardpack::StreamDecoder::new(decoder).with_max_buffer_bytes(max_buffer);
+    let mut small = hardpack::StreamDecoder::new(decoder.clone()).with_max_buffer_bytes(max_buffer);
     let mut taken = 0;
     let (error, cost) = alloc_meter::measure(|| {
-        feed_in_pieces(&mut small, payload, pieces, |v| {
-            assert!(
-                expected.get(taken) == Some(&v),
-                "with max_buffer_bytes {max_buffer}, value {taken} differs from slice decoding's"
-            );
-            taken += 1;
-        })
+        feed_in_pieces(
+            &mut small,
+            payload,
+            pieces,
+            |v| {
+                assert!(
+                    expected.get(taken) == Some(&v),
+                    "with max_buffer_bytes {max_buffer}, value {taken} differs from slice decoding's"
+                );
+                taken += 1;
+            },
+            |stream, fed| waits_only_for_what_fits(&decoder, stream, &payload[..fed], max_buffer),
+        )
     });
     match &error {
         Some((ErrorKind::BufferLimit { max, needed }, _, _)) => {
