@@ -182,15 +182,20 @@ pub const TARGETS: &[Target] = &[
         limits: |data| Some(limits_from_input(data).0),
         checks: "the first 8 bytes choose the Limits; from_slice into the built-in schema \
                  (schema::Any, any document) and into a ValueRef gives decode's verdict (the \
-                 same error, but for max_alloc_bytes) and, if Ok, the same value; into a wide \
+                 same error, but for max_alloc_bytes) and, if Ok, the same value; for a \
+                 document decode accepts, the typed decode into schema::Any charges exactly \
+                 what its tokens imply (size_of::<Any> per element, key and value; str, bin \
+                 and ext bytes) and is refused by the budget exactly when that is over \
+                 max_alloc_bytes; into a wide \
                  struct and into a recursive enum of every variant form it never panics, accepts \
                  only what decode accepts and refuses what decode accepts only for the type \
                  (a serde message), the depth or the budget; a value decoded (owned or through serde \
                  into a ValueRef) serializes through serde (to_vec, to_writer) to the bytes \
                  encode writes, unless deeper than SERIALIZE_MAX_DEPTH; into a newtype of an Option of \
                  itself it ends (each Some and newtype counts toward max_depth, capped at 128 \
-                 here, as for the enum); measured peak heap <= 2 x max_alloc_bytes + the serde slack \
-                 (HINT_ELEMENT_BYTES, serde's 1 MiB cap per open collection)",
+                 here, as for the enum); measured peak heap within hardpack_check's heap_bound \
+                 (2 x max_alloc_bytes + serde's 1 MiB cap per open collection); the wide \
+                 struct also through hardpack_check's fuzz oracles",
     },
     Target {
         name: "serde_differential",

@@ -71,6 +71,74 @@ pub(super) mod serde_bytes_field {
     }
 }
 
+/// What the typed budget charges to decode `document` (one whole value) as
+/// [`schema::Any`](crate::schema::Any), by the model `hardpack::de` documents, counted from
+/// the document's tokens: `size_of` the element type for each element a sequence hands out
+/// and for each key and each value a map hands out; the bytes of each str and bin (read
+/// through `deserialize_any`, which may copy them); each ext's data, timestamps
+/// as the visitor gets it, a timestamp's in its smallest form (the (type, data) pair an ext's
+/// newtype visitor reads is no heap collection: the data is the one copy).
+pub fn any_charge(document: &[u8]) -> usize {
+    use hardpack::decode::Token;
+    use std::mem::size_of;
+    let element = size_of::<crate::schema::Any>();
+    let mut reader = hardpack::decode::TokenReader::new(document, &Limits::unlimited());
+    let mut charged = 0usize;
+    while let Ok(Some((_, token))) = reader.next_token() {
+        charged += match token {
+            Token::Array(n) => n as usize * element,
+            Token::Map(n) => n as usize * 2 * element,
+            Token::Str(s) => s.len(),
+            Token::Bin(b) | Token::Ext(_, b) => b.len(),
+            // Handed to the visitor in its smallest form, whatever form was read.
+            Token::Timestamp(ts) => timestamp_form_len(&ts),
+            _ => 0,
+        };
+    }
+    charged
+}
+
+/// The data length of a timestamp's smallest form: 4, 8 or 12 bytes (computed here, apart
+/// from the codec's encoder).
+fn timestamp_form_len(ts: &hardpack::timestamp::Timestamp) -> usize {
+    let (secs, nanos) = (ts.seconds(), ts.nanoseconds());
+    if nanos == 0 && (0..=i64::from(u32::MAX)).contains(&secs) {
+        4
+    } else if (0..1 << 34).contains(&secs) {
+        8
+    } else {
+        12
+    }
+}
+
+/// For a document the owned decode accepts: the typed decode into `Any` charges exactly
+/// [`any_charge`], accepts it when that is within `max_alloc_bytes` and is refused by the
+/// budget when it is not (a charge skipped, or a refusal ignored, fails on one input).
+fn charges_what_the_model_says(decoder: &Decoder, payload: &[u8]) {
+    let expected = any_charge(payload);
+    let budget = decoder.limits().max_alloc_bytes;
+    match decoder.from_slice_with_stats::<crate::schema::Any>(payload) {
+        Ok((_, stats)) => {
+            assert!(
+                stats.charged_bytes == expected,
+                "the typed decode into Any charged {} bytes; its elements, strs, bins and \
+                 exts come to {expected}",
+                stats.charged_bytes
+            );
+            assert!(
+                expected <= budget,
+                "the typed decode accepted a document whose charge {expected} is over \
+                 max_alloc_bytes {budget}"
+            );
+        }
+        Err(e) => assert!(
+            budget_error(&e) && expected > budget,
+            "the typed decode into Any refused ({e}) a document the owned decode accepts, \
+             whose charge {expected} is within max_alloc_bytes {budget}"
+        ),
+    }
+}
+
 /// Typed decoding into the built-in schema agrees with decode; into a wide struct it holds.
 pub fn serde_typed(data: &[u8]) -> Outcome {
     let (limits, payload) = limits_from_input(data);
@@ -85,6 +153,9 @@ pub fn serde_typed(data: &[u8]) -> Outcome {
     );
     let owned = decoder.decode(payload);
     same_verdict("from_slice::<Any>", &typed, &owned);
+    if owned.is_ok() {
+        charges_what_the_model_says(&decoder, payload);
+    }
     if let (Ok(any), Ok(value)) = (&typed, &owned) {
         assert!(
             any.to_value() == *value,
