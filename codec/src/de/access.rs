@@ -87,11 +87,32 @@ impl<'de, const STRICT: bool> Elements<'_, 'de, STRICT> {
     }
 }
 
+/// What each key and each value a map hands out is charged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum EntryCharge {
+    /// A map collection: twice `size_of` the key and of the value. A hash table keeps its
+    /// buckets at most 7/8 full in a power-of-two array (up to about twice its entries) and
+    /// grows by copying into one twice as large; a B-tree's nodes are part empty.
+    Table,
+    /// A struct's fields, read from a map: `size_of` each, as they are stored inline.
+    Fields,
+}
+
+impl EntryCharge {
+    fn bytes(self, size: usize) -> usize {
+        match self {
+            EntryCharge::Table => size.saturating_mul(2),
+            EntryCharge::Fields => size,
+        }
+    }
+}
+
 /// The entries of a map, for `visit_map` (by value, as [`Elements`]).
 pub(super) struct Entries<'a, 'de, const STRICT: bool> {
     pub(super) de: &'a mut Deserializer<'de, STRICT>,
     pub(super) left: &'a mut usize,
     pub(super) value_due: &'a mut bool,
+    pub(super) charge: EntryCharge,
 }
 
 impl<'de, const STRICT: bool> de::MapAccess<'de> for Entries<'_, 'de, STRICT> {
@@ -106,13 +127,13 @@ impl<'de, const STRICT: bool> de::MapAccess<'de> for Entries<'_, 'de, STRICT> {
         }
         *self.left = self.left.saturating_sub(1);
         *self.value_due = true;
-        self.de.charge(size_of::<K::Value>())?;
+        self.de.charge(self.charge.bytes(size_of::<K::Value>()))?;
         seed.deserialize(&mut *self.de).map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
         *self.value_due = false;
-        self.de.charge(size_of::<V::Value>())?;
+        self.de.charge(self.charge.bytes(size_of::<V::Value>()))?;
         seed.deserialize(&mut *self.de)
     }
 

@@ -5,7 +5,7 @@ use crate::prelude::*;
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::access::{BinElements, Elements, Entries};
+use super::access::{BinElements, Elements, Entries, EntryCharge};
 use super::enums::{ExtParts, VariantOf};
 use super::error::DeError;
 use super::item::{narrow_word, Item, Kind, TypedSink};
@@ -367,8 +367,15 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     pub(super) fn visit_next_as_sequence<V: Visitor<'de>>(
         &mut self,
         visitor: V,
+        map_entries: EntryCharge,
     ) -> Result<V::Value, DeError> {
         let item = self.next_in_recursion()?;
+        if item.kind == Kind::Map {
+            let (offset, depth) = (item.offset, item.depth);
+            return self
+                .visit_map(visitor, item.len(), offset, depth, map_entries)
+                .map_err(|e| e.placed(offset, depth));
+        }
         if item.kind != Kind::Bin {
             return self.visit_item(visitor, item, false);
         }
@@ -429,7 +436,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
                 visitor.visit_newtype_struct(ExtParts::timestamp(item.timestamp))
             }
             Kind::Array => self.visit_seq(visitor, item.len(), offset, depth),
-            Kind::Map => self.visit_map(visitor, item.len(), offset, depth),
+            Kind::Map => self.visit_map(visitor, item.len(), offset, depth, EntryCharge::Table),
         };
         result.map_err(|e| e.placed(offset, depth))
     }
@@ -465,12 +472,14 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         len: usize,
         offset: usize,
         depth: usize,
+        charge: EntryCharge,
     ) -> Result<V::Value, DeError> {
         let (mut left, mut value_due) = (len, false);
         let value = visitor.visit_map(Entries {
             de: self,
             left: &mut left,
             value_due: &mut value_due,
+            charge,
         })?;
         if left > 0 || value_due {
             let message = if value_due {
@@ -605,7 +614,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        self.visit_next_as_sequence(visitor)
+        self.visit_next_as_sequence(visitor, EntryCharge::Table)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
@@ -651,7 +660,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _len: usize,
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        self.visit_next_as_sequence(visitor)
+        self.visit_next_as_sequence(visitor, EntryCharge::Table)
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -660,7 +669,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _len: usize,
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        self.visit_next_as_sequence(visitor)
+        self.visit_next_as_sequence(visitor, EntryCharge::Table)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -669,7 +678,8 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        self.visit_next_as_sequence(visitor)
+        // A struct's fields are stored inline: read from a map, each is charged once.
+        self.visit_next_as_sequence(visitor, EntryCharge::Fields)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(

@@ -40,10 +40,10 @@ impl<'de, const STRICT: bool> de::VariantAccess<'de> for VariantOf<'_, 'de, STRI
 
     fn struct_variant<V: Visitor<'de>>(
         self,
-        _fields: &'static [&'static str],
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        de::Deserializer::deserialize_map(&mut *self.de, visitor)
+        de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
     }
 }
 

@@ -48,19 +48,23 @@
 //!
 //! ## Budget
 //!
-//! Before each element a sequence or map hands out, `size_of` of the element's type is charged
-//! (keys and values), and the bytes of each str or bin a visitor may copy
-//! (`deserialize_string`, `deserialize_byte_buf`, and `deserialize_any`, which cannot know), and
-//! every ext's data. serde cannot tell an inline struct from a boxed one, so nested struct fields
-//! are charged at every level: the charge is never less than what is allocated, and can be more
-//! (a 48-byte triangle of three-float vectors is charged 144 bytes).
+//! Before each element a sequence hands out, `size_of` of the element's type is charged; before
+//! each key and each value a map hands out, twice that (a hash table keeps its buckets at most
+//! 7/8 full in a power-of-two array and grows by copying into one twice as large; a B-tree's
+//! nodes are part empty), but once for a struct's fields read from a map, which are stored
+//! inline. Also charged: the bytes of each str or bin a visitor may copy (`deserialize_string`,
+//! `deserialize_byte_buf`, and `deserialize_any`, which cannot know), and every ext's data.
+//! serde cannot tell an inline struct from a boxed one, so nested struct fields are charged at
+//! every level: a `Box`'s heap is never missed, and an inline struct can be charged more than
+//! it takes (a 48-byte triangle of three-float vectors is charged 144 bytes).
 //!
 //! Size hints never exceed the elements the input left can hold (a byte each), nor the budget
 //! left at [`HINT_ELEMENT_BYTES`] an element. What that leaves: a collection of elements over 64
 //! bytes may reserve up front up to serde's own cap (1 MiB) per open collection, and a collection
 //! growing past its hint holds up to twice what its elements were charged. So a typed decode's
 //! peak heap stays within 2 × `max_alloc_bytes` plus 1 MiB per open collection (the
-//! `serde_typed` fuzz target asserts it on every input).
+//! `serde_typed` fuzz target asserts it on every input; hash maps, B-trees, strings, boxes and
+//! structs decoded under a budget of their own charge are measured against it by a test).
 //!
 //! What serde and your types allocate aborts on the allocator's refusal, as it does anywhere in
 //! Rust; the budget is what bounds it. The owned, borrowed and validating decoders turn a refusal

@@ -67,3 +67,120 @@ fn a_million_elements_into_big_types_stay_within_the_budget() {
     }
     check::<HashMap<String, Vec<u8>>>("HashMap<String, Vec<u8>>", &map);
 }
+
+/// Decodes `input` as `T` under a budget of exactly what the decode charges: accepted, and
+/// the heap held at peak is within the documented bound for that budget (twice it, plus
+/// serde's reservation cap for each of the `open` collections open at once).
+fn within_twice_its_own_charge<T: for<'de> serde::Deserialize<'de>>(
+    what: &str,
+    input: &[u8],
+    open: usize,
+) {
+    let unbudgeted = Decoder::new(Limits::default().with(Limit::AllocBytes, usize::MAX));
+    let charged = unbudgeted
+        .from_slice_with_stats::<T>(input)
+        .map(|(_, stats)| stats.charged_bytes)
+        .expect(what);
+    let exact = Decoder::new(Limits::default().with(Limit::AllocBytes, charged));
+    let (result, cost) = alloc_meter::measure(|| exact.from_slice::<T>(input).map(drop));
+    result.expect(what);
+    let bound = 2 * charged + open * SERDE_CAP;
+    println!(
+        "{what}: charged {charged}, peak {} ({:.2} per byte charged), bound {bound}",
+        cost.peak_bytes,
+        cost.peak_bytes as f64 / charged as f64
+    );
+    assert!(
+        cost.peak_bytes <= bound,
+        "{what}: {} bytes at peak under a budget of its own charge {charged}",
+        cost.peak_bytes
+    );
+}
+
+/// `n` entries `key(i) => value(i)`, in a map32.
+fn map_of(n: u32, entry: impl Fn(u32) -> Vec<u8>) -> Vec<u8> {
+    let mut bytes = vec![0xdf];
+    bytes.extend(n.to_be_bytes());
+    for i in 0..n {
+        bytes.extend(entry(i));
+    }
+    bytes
+}
+
+fn uint32(n: u32) -> Vec<u8> {
+    [&[0xce][..], &n.to_be_bytes()].concat()
+}
+
+#[derive(serde::Deserialize)]
+#[allow(dead_code)]
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+#[test]
+fn what_a_typed_decode_holds_stays_within_twice_its_charge() {
+    // A hash table keeps its buckets at most 7/8 full, in a power-of-two array, and grows by
+    // copying into one twice as large: 262,144 entries of 16 bytes take 8.9 MB, and 13.4 MB
+    // while the last growth copies.
+    let ints = map_of(1 << 18, |i| [uint32(i), uint32(i)].concat());
+    within_twice_its_own_charge::<HashMap<u64, u64>>("HashMap<u64, u64>", &ints, 1);
+    within_twice_its_own_charge::<std::collections::BTreeMap<u64, u64>>(
+        "BTreeMap<u64, u64>",
+        &ints,
+        1,
+    );
+    let strings = map_of(100_000, |i| {
+        let key = format!("k{i:07}");
+        [&[0xa8][..], key.as_bytes(), &[0x93, 0x01, 0x02, 0x03]].concat()
+    });
+    within_twice_its_own_charge::<HashMap<String, Vec<u8>>>(
+        "HashMap<String, Vec<u8>>",
+        &strings,
+        2,
+    );
+    let texts = array_of(
+        100_000,
+        &[0xa8, b's', b't', b'r', b'i', b'n', b'g', b'!', b'?'],
+    );
+    within_twice_its_own_charge::<Vec<String>>("Vec<String>", &texts, 1);
+    let mut boxed = vec![0xdc, 0x00, 0x10];
+    boxed.extend([7u8; 16]);
+    within_twice_its_own_charge::<Vec<Box<[u64; 16]>>>(
+        "Vec<Box<[u64; 16]>>",
+        &array_of(100_000, &boxed),
+        2,
+    );
+    // Structs read from maps: their fields are inline, charged once.
+    let point = [
+        &[0x82, 0xa1, b'x', 0xcb][..],
+        &1.5f64.to_be_bytes(),
+        &[0xa1, b'y', 0xcb],
+        &2.5f64.to_be_bytes(),
+    ]
+    .concat();
+    let points = array_of(100_000, &point);
+    within_twice_its_own_charge::<Vec<Point>>("Vec<Point>", &points, 1);
+    let charged = Decoder::new(Limits::default())
+        .from_slice_with_stats::<Vec<Point>>(&points)
+        .unwrap()
+        .1
+        .charged_bytes;
+    // Each point: the element, and per field its one-byte identifier and its f64.
+    assert_eq!(charged, 100_000 * (16 + 2 * (1 + 8)));
+}
+
+#[test]
+fn boxed_elements_whose_heap_passes_the_budget_are_refused() {
+    // 100,000 boxes of 128 bytes: 12.8 MB of boxes and 0.8 MB of pointers, under 8 MB.
+    let mut boxed = vec![0xdc, 0x00, 0x10];
+    boxed.extend([7u8; 16]);
+    let input = array_of(100_000, &boxed);
+    let budget = 8_000_000;
+    let decoder = Decoder::new(Limits::default().with(Limit::AllocBytes, budget));
+    let (result, cost) =
+        alloc_meter::measure(|| decoder.from_slice::<Vec<Box<[u64; 16]>>>(&input).map(drop));
+    let err = result.expect_err("13.6 MB of boxes under an 8 MB budget");
+    assert_eq!(err.limit(), Some(Limit::AllocBytes), "{err}");
+    assert!(cost.peak_bytes <= 2 * budget + 2 * SERDE_CAP);
+}

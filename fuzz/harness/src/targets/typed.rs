@@ -73,8 +73,9 @@ pub(super) mod serde_bytes_field {
 
 /// What the typed budget charges to decode `document` (one whole value) as
 /// [`schema::Any`](crate::schema::Any), by the model `hardpack::de` documents, counted from
-/// the document's tokens: `size_of` the element type for each element a sequence hands out
-/// and for each key and each value a map hands out; the bytes of each str and bin (read
+/// the document's tokens: `size_of` the element type for each element a sequence hands out,
+/// twice that for each key and each value a map hands out (a map collection's table); the
+/// bytes of each str and bin (read
 /// through `deserialize_any`, which may copy them); each ext's data, timestamps
 /// as the visitor gets it, a timestamp's in its smallest form (the (type, data) pair an ext's
 /// newtype visitor reads is no heap collection: the data is the one copy).
@@ -87,7 +88,7 @@ pub fn any_charge(document: &[u8]) -> usize {
     while let Ok(Some((_, token))) = reader.next_token() {
         charged += match token {
             Token::Array(n) => n as usize * element,
-            Token::Map(n) => n as usize * 2 * element,
+            Token::Map(n) => n as usize * 2 * (2 * element),
             Token::Str(s) => s.len(),
             Token::Bin(b) | Token::Ext(_, b) => b.len(),
             // Handed to the visitor in its smallest form, whatever form was read.
