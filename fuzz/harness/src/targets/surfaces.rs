@@ -392,10 +392,20 @@ pub fn strict(data: &[u8]) -> Outcome {
         &strict.decode_ref_prefix(payload),
         &verdict,
     );
-    // The typed path runs the same strict checks: the same verdict, and the same value.
-    let typed = strict.from_slice_prefix::<Value>(payload);
-    same_verdict("strict typed", &typed, &verdict);
-    if let (Ok((typed_value, typed_used)), Ok((value, stats))) = (&typed, &verdict) {
+    // The typed path runs the same strict checks: the same verdict, and the same value. serde
+    // recurses natively, on the fuzzer's own thread: both under a depth it can hold.
+    let capped = limits
+        .clone()
+        .with(Limit::Depth, limits.max_depth.min(CHAIN_MAX_DEPTH));
+    let typed_strict = Decoder::new(capped.clone()).strict();
+    let typed = typed_strict.from_slice_prefix::<Value>(payload);
+    let reference = if capped == limits {
+        verdict.clone()
+    } else {
+        typed_strict.decode_with_stats(payload)
+    };
+    same_verdict("strict typed", &typed, &reference);
+    if let (Ok((typed_value, typed_used)), Ok((value, stats))) = (&typed, &reference) {
         assert!(
             typed_value == value && *typed_used == stats.consumed,
             "strict typed decoded a different value or length"
