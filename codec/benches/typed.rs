@@ -5,7 +5,12 @@
 //!   and as maps;
 //! - 100,000 tiny messages (a struct of three small fields), one document each: the fixed
 //!   cost of a decode;
-//! - one document holding an array of 100,000 numeric structs (floats and ints).
+//! - one document holding an array of 100,000 numeric structs (floats and ints);
+//! - one document holding 1,000 records of 15 fields (`Option`s, strs, numbers) each with
+//!   40,000 small integers, as a sequence (`Vec<u8>`) and as a bin (`serde_bytes`), beside a
+//!   copy of the same bytes;
+//! - the 10,000 events with their structs written as maps (string keys);
+//! - one `Vec<i64>` and one `Vec<f64>` of 1,000,000 elements.
 //!
 //! msgpacker writes a struct's fields one after the other with no array header: each library
 //! decodes its own encoding.
@@ -52,6 +57,105 @@ struct Sample {
     flags: u16,
 }
 
+/// A record of 15 fields around a run of small integers: `Vec<u8>` as serde writes it, a
+/// sequence (one fixint a byte).
+#[derive(Serialize, Deserialize, msgpacker::MsgPacker)]
+struct Record {
+    id: u64,
+    name: String,
+    kind: u8,
+    created: u64,
+    updated: Option<u64>,
+    score: f64,
+    ratio: f32,
+    active: bool,
+    owner: Option<String>,
+    parent: Option<u64>,
+    x: i32,
+    y: i32,
+    z: i32,
+    label: Option<String>,
+    data: Vec<u8>,
+}
+
+/// The same record with its integers as a bin.
+#[derive(Serialize, Deserialize, msgpacker::MsgPacker)]
+struct BlobRecord {
+    id: u64,
+    name: String,
+    kind: u8,
+    created: u64,
+    updated: Option<u64>,
+    score: f64,
+    ratio: f32,
+    active: bool,
+    owner: Option<String>,
+    parent: Option<u64>,
+    x: i32,
+    y: i32,
+    z: i32,
+    label: Option<String>,
+    #[serde(with = "serde_bytes")]
+    #[msgpacker(binary)]
+    data: Vec<u8>,
+}
+
+/// A xorshift generator: the workloads are the same bytes every run.
+fn generator(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed >> 12;
+        seed ^= seed << 25;
+        seed ^= seed >> 27;
+        seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+fn records() -> Vec<Record> {
+    let mut next = generator(0x5eed_0f_4ec0_4d5);
+    (0..1_000u64)
+        .map(|i| Record {
+            id: i,
+            name: format!("record-{}", next() % 100_000),
+            kind: (next() % 8) as u8,
+            created: 1_700_000_000 + next() % 10_000_000,
+            updated: (next() % 2 == 0).then(|| 1_710_000_000 + next() % 1_000_000),
+            score: (next() % 100_000) as f64 / 7.0,
+            ratio: (next() % 1000) as f32 / 1000.0,
+            active: next() % 3 != 0,
+            owner: (next() % 3 == 0).then(|| format!("owner-{}", next() % 1000)),
+            parent: (next() % 4 == 0).then(|| next() % 1_000),
+            x: (next() % 2000) as i32 - 1000,
+            y: (next() % 70_000) as i32 - 35_000,
+            z: next() as i32,
+            label: (next() % 5 == 0).then(|| "archived".to_string()),
+            data: (0..40_000).map(|_| (next() % 128) as u8).collect(),
+        })
+        .collect()
+}
+
+fn blob_records(records: &[Record]) -> Vec<BlobRecord> {
+    records
+        .iter()
+        .map(|r| BlobRecord {
+            id: r.id,
+            name: r.name.clone(),
+            kind: r.kind,
+            created: r.created,
+            updated: r.updated,
+            score: r.score,
+            ratio: r.ratio,
+            active: r.active,
+            owner: r.owner.clone(),
+            parent: r.parent,
+            x: r.x,
+            y: r.y,
+            z: r.z,
+            label: r.label.clone(),
+            data: r.data.clone(),
+        })
+        .collect()
+}
+
 fn pings() -> Vec<Ping> {
     (0..100_000u32)
         .map(|i| Ping {
@@ -76,13 +180,7 @@ fn samples() -> Vec<Sample> {
 }
 
 fn events() -> Vec<Event> {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        seed ^= seed >> 12;
-        seed ^= seed << 25;
-        seed ^= seed >> 27;
-        seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    };
+    let mut next = generator(0x9e37_79b9_7f4a_7c15);
     (0..10_000)
         .map(|i| Event {
             id: i,
@@ -220,8 +318,121 @@ fn benches(c: &mut Criterion) {
     });
     group.finish();
 
+    // The same events with string keys.
+    let named: Vec<Vec<u8>> = events
+        .iter()
+        .map(|e| rmp_serde::to_vec_named(e).unwrap())
+        .collect();
+    let named_size: usize = named.iter().map(Vec::len).sum();
+    let mut group = c.benchmark_group(format!(
+        "typed decode, 10,000 events with string keys ({named_size} bytes)"
+    ));
+    group.bench_function("hardpack from_slice, default Limits", |b| {
+        b.iter(|| {
+            for d in &named {
+                black_box(limited.from_slice::<Event>(d).unwrap());
+            }
+        })
+    });
+    group.bench_function("rmp-serde from_slice", |b| {
+        b.iter(|| {
+            for d in &named {
+                black_box(rmp_serde::from_slice::<Event>(d).unwrap());
+            }
+        })
+    });
+    group.finish();
+
     tiny_messages(c, &limited, &unlimited);
     numeric_structs(c, &limited, &unlimited);
+    record_arrays(c, &limited);
+    number_vectors(c, &limited);
+}
+
+/// Encodes `value` with each library and decodes each one's bytes, in one group, beside a copy
+/// of hardpack's bytes when `copy` says so.
+fn one_document<T>(c: &mut Criterion, name: &str, value: &T, limited: &hardpack::Decoder, copy: bool)
+where
+    T: Serialize
+        + for<'de> Deserialize<'de>
+        + msgpacker::Packable
+        + msgpacker::Unpackable,
+    <T as msgpacker::Unpackable>::Error: std::fmt::Debug,
+{
+    let ours = hardpack::to_vec(value).unwrap();
+    assert_eq!(ours, rmp_serde::to_vec(value).unwrap(), "the same wire format");
+    let packed = msgpacker::Packable::pack_to_vec(value);
+    let mut group = c.benchmark_group(format!("typed, {name} ({} bytes)", ours.len()));
+    let mut out = Vec::with_capacity(2 * ours.len());
+    group.bench_function("encode: hardpack to_vec", |b| {
+        b.iter(|| black_box(hardpack::to_vec(value).unwrap()))
+    });
+    group.bench_function("encode: rmp-serde to_vec", |b| {
+        b.iter(|| black_box(rmp_serde::to_vec(value).unwrap()))
+    });
+    group.bench_function("encode: msgpacker pack", |b| {
+        b.iter(|| {
+            out.clear();
+            msgpacker::Packable::pack(value, &mut out);
+            black_box(&out);
+        })
+    });
+    if copy {
+        let mut copied = vec![0u8; ours.len()];
+        group.bench_function("memcpy of hardpack's bytes", |b| {
+            b.iter(|| {
+                copied.copy_from_slice(black_box(&ours));
+                black_box(&copied);
+            })
+        });
+    }
+    group.bench_function("decode: hardpack from_slice, default Limits", |b| {
+        b.iter(|| black_box(limited.from_slice::<T>(&ours).unwrap()))
+    });
+    group.bench_function("decode: rmp-serde from_slice", |b| {
+        b.iter(|| black_box(rmp_serde::from_slice::<T>(&ours).unwrap()))
+    });
+    group.bench_function("decode: msgpacker unpack (derived)", |b| {
+        b.iter(|| black_box(<T as msgpacker::Unpackable>::unpack(&packed).unwrap()))
+    });
+    group.finish();
+}
+
+/// 1,000 records of 15 fields and 40,000 small integers each: as sequences, then as bins.
+fn record_arrays(c: &mut Criterion, limited: &hardpack::Decoder) {
+    let records = records();
+    one_document(c, "1,000 records, integers as a sequence", &records, limited, true);
+    let blobs = blob_records(&records);
+    drop(records);
+    one_document(c, "1,000 records, integers as a bin", &blobs, limited, true);
+}
+
+/// A million integers of every width, and a million floats.
+fn number_vectors(c: &mut Criterion, limited: &hardpack::Decoder) {
+    let mut next = generator(0x1234_5678_9abc_def0);
+    let ints: Vec<i64> = (0..1_000_000)
+        .map(|i| {
+            let n = next();
+            // Every encoded width: fixints, 8, 16, 32 and 64 bits, negative and not.
+            let magnitude = match i % 5 {
+                0 => n % 100,
+                1 => n % 200,
+                2 => n % 60_000,
+                3 => n % 4_000_000_000,
+                _ => n >> 1,
+            } as i64;
+            if i % 2 == 0 {
+                magnitude
+            } else {
+                -magnitude
+            }
+        })
+        .collect();
+    one_document(c, "a Vec<i64> of 1,000,000", &ints, limited, false);
+    let floats: Vec<f64> = (0..1_000_000)
+        .map(|_| (next() >> 11) as f64 / (1u64 << 53) as f64 * 1e6 - 5e5)
+        .collect();
+    one_document(c, "a Vec<f64> of 1,000,000", &floats, limited, false);
 }
 
 /// 100,000 tiny messages, each its own document.
