@@ -194,8 +194,10 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
         self
     }
 
-    /// Runs the payloads in `path` (a file, or every file of a directory, sorted by name)
-    /// instead of the generated ones: "does this reported payload hurt my service".
+    /// Runs the payloads in `path` instead of the generated ones: "does this reported payload
+    /// hurt my service". A file, or the files of a directory and its subdirectories, sorted,
+    /// notes and metadata (`.md`, `.toml`, `.json`, `.txt`, `.dict`) left out, as
+    /// `hardpack audit` reads them.
     pub fn payloads(mut self, path: impl AsRef<Path>) -> Self {
         self.source = Source::Files(path.as_ref().to_path_buf());
         self
