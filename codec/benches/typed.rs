@@ -111,7 +111,7 @@ fn generator(mut seed: u64) -> impl FnMut() -> u64 {
 }
 
 fn records() -> Vec<Record> {
-    let mut next = generator(0x5eed_0f_4ec0_4d5);
+    let mut next = generator(0x0005_eed0_f4ec_04d5);
     (0..1_000u64)
         .map(|i| Record {
             id: i,
@@ -351,16 +351,22 @@ fn benches(c: &mut Criterion) {
 
 /// Encodes `value` with each library and decodes each one's bytes, in one group, beside a copy
 /// of hardpack's bytes when `copy` says so.
-fn one_document<T>(c: &mut Criterion, name: &str, value: &T, limited: &hardpack::Decoder, copy: bool)
-where
-    T: Serialize
-        + for<'de> Deserialize<'de>
-        + msgpacker::Packable
-        + msgpacker::Unpackable,
+fn one_document<T>(
+    c: &mut Criterion,
+    name: &str,
+    value: &T,
+    limited: &hardpack::Decoder,
+    copy: bool,
+) where
+    T: Serialize + for<'de> Deserialize<'de> + msgpacker::Packable + msgpacker::Unpackable,
     <T as msgpacker::Unpackable>::Error: std::fmt::Debug,
 {
     let ours = hardpack::to_vec(value).unwrap();
-    assert_eq!(ours, rmp_serde::to_vec(value).unwrap(), "the same wire format");
+    assert_eq!(
+        ours,
+        rmp_serde::to_vec(value).unwrap(),
+        "the same wire format"
+    );
     let packed = msgpacker::Packable::pack_to_vec(value);
     let mut group = c.benchmark_group(format!("typed, {name} ({} bytes)", ours.len()));
     let mut out = Vec::with_capacity(2 * ours.len());
@@ -401,7 +407,13 @@ where
 /// 1,000 records of 15 fields and 40,000 small integers each: as sequences, then as bins.
 fn record_arrays(c: &mut Criterion, limited: &hardpack::Decoder) {
     let records = records();
-    one_document(c, "1,000 records, integers as a sequence", &records, limited, true);
+    one_document(
+        c,
+        "1,000 records, integers as a sequence",
+        &records,
+        limited,
+        true,
+    );
     let blobs = blob_records(&records);
     drop(records);
     one_document(c, "1,000 records, integers as a bin", &blobs, limited, true);
