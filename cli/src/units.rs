@@ -2,20 +2,9 @@
 
 use std::time::Duration;
 
-/// Formats a byte count the way people read it: `512 B`, `64.0 KiB`, `1.5 MiB`.
-pub fn human_bytes(bytes: usize) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    if bytes < 1024 {
-        return format!("{bytes} B");
-    }
-    let mut size = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while size >= 1024.0 && unit + 1 < UNITS.len() {
-        size /= 1024.0;
-        unit += 1;
-    }
-    format!("{size:.1} {}", UNITS[unit])
-}
+/// Formats a byte count the way people read it: `512 B`, `64.0 KiB`, `1.5 MiB` (the kit's
+/// reports and the command's print sizes alike).
+pub use hardpack_check::human_bytes;
 
 /// Formats a duration compactly: `850 ns`, `12.3 µs`, `4.56 ms`, `1.23 s`.
 pub fn human_duration(d: Duration) -> String {
