@@ -5,7 +5,9 @@
 //! - the decode panics (libFuzzer and AFL++ report it);
 //! - the decode held more heap at peak than the documented bound for the limits
 //!   ([`heap_bound`], as `hardpack::de` documents it), measured by the counting allocator;
-//! - the decode accepted a document that `hardpack::validate` refuses;
+//! - the decode accepted a document that the same decoder's `validate` refuses for another
+//!   reason than `max_alloc_bytes` (the typed budget charges a type's sizes, `validate` charges
+//!   `Value`s, so the two budgets may part);
 //! - with `roundtrip`, for `T: Serialize`: decode → encode → decode → encode does not give the
 //!   same bytes twice (bytes, not `PartialEq`: a NaN or a skipped field breaks equality).
 
