@@ -48,8 +48,8 @@ pub struct Row {
     /// Allocations the decode made.
     pub allocations: usize,
     /// With hardpack as the decoder, for a payload it accepted: what the decode charged to
-    /// `max_alloc_bytes` (serde's model cannot tell an inline struct from a boxed one, so
-    /// nested struct fields are charged at every level: the charge can exceed the heap).
+    /// `max_alloc_bytes` (serde cannot tell an inline struct from a boxed one, so a struct is
+    /// charged at every level it appears: the charge can exceed the heap).
     pub charged_bytes: Option<usize>,
     /// How long the decode took.
     pub time: Duration,

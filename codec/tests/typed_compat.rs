@@ -754,9 +754,8 @@ fn a_short_str_or_bin_refused_is_refused_where_it_starts() {
     let place = |e: hardpack::Error| (e.offset(), e.depth(), e.limit());
     use hardpack::Limit::{AllocBytes, BinLen, StrLen};
     // Over the budget: the owned copy is charged before the visitor makes it. The budget
-    // holds the two elements' slots (a u8 and a String: 1 + 24 bytes on a 64-bit target)
-    // and not the 6 bytes of the copy.
-    let slots = 1 + size_of::<String>();
+    // holds the tuple (charged once, for both its fields) and not the 6 bytes of the copy.
+    let slots = size_of::<(u8, String)>();
     let over = decoder(AllocBytes, slots + 5)
         .from_slice::<(u8, String)>(&text)
         .unwrap_err();
@@ -765,7 +764,7 @@ fn a_short_str_or_bin_refused_is_refused_where_it_starts() {
         over.to_string().contains(&(slots + 6).to_string()),
         "{over}"
     );
-    let over = decoder(AllocBytes, 1 + size_of::<serde_bytes::ByteBuf>() + 5)
+    let over = decoder(AllocBytes, size_of::<(u8, serde_bytes::ByteBuf)>() + 5)
         .from_slice::<(u8, serde_bytes::ByteBuf)>(&bytes)
         .unwrap_err();
     assert_eq!(place(over), (2, 1, Some(AllocBytes)));
@@ -773,9 +772,8 @@ fn a_short_str_or_bin_refused_is_refused_where_it_starts() {
         .from_slice::<(u8, String)>(&text)
         .unwrap();
     assert_eq!(owned, "héllo");
-    // Borrowed, the same bytes cost nothing: only the slots (1 + 16 bytes on a 64-bit target)
-    // are charged.
-    let (_, borrowed) = decoder(AllocBytes, 1 + size_of::<&str>())
+    // Borrowed, the same bytes cost nothing: only the tuple is charged.
+    let (_, borrowed) = decoder(AllocBytes, size_of::<(u8, &str)>())
         .from_slice::<(u8, &str)>(&text)
         .unwrap();
     assert_eq!(borrowed, "héllo");

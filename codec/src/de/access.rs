@@ -1,5 +1,5 @@
 //! The elements of a sequence and the entries of a map, handed to a visitor one at a time,
-//! each charged `size_of` its type first.
+//! each paid for before it is read (see [`Paid`]).
 
 use core::mem::size_of;
 
@@ -9,28 +9,83 @@ use serde::Deserialize;
 use super::deserializer::{Deserializer, HINT_ELEMENT_BYTES};
 use super::error::DeError;
 
-/// The elements of an array, for `visit_seq`. (Handed to the visitor by value, its counts
-/// kept by the caller: handed `&mut`, each element went through serde's forwarding impl for
-/// `&mut A`, which LLVM inlined or not by the size of what it held.)
-/// The bytes of a bin handed out as a sequence's elements (see
-/// [`Deserializer::visit_next_as_sequence`]), each charged `size_of` its type as an array's
-/// element is.
-pub(super) struct BinElements<'a, 'de, const STRICT: bool> {
-    pub(super) de: &'a mut Deserializer<'de, STRICT>,
-    pub(super) bytes: core::slice::Iter<'de, u8>,
+/// What the elements a visitor is handed (a sequence's, or a map's keys or its values) have
+/// been paid for, in one of two ways fixed by `INLINE`:
+/// - `INLINE` false, a collection's elements: `per_element` is the size each element still to
+///   come has been charged. The first element charges its type's size for every element
+///   left, itself included (the room check already bounds how many that is); a later
+///   element of a larger type charges the difference for those left. So a collection of one
+///   element type is charged once, and a visitor's loop pays nothing per element.
+/// - `INLINE` true, the fields of a struct or tuple, stored inside the value its visitor
+///   builds: `size_of` that value was charged once, and `per_element` is what is left of it.
+///   Each field's size is taken from it, and charged only past it (a visitor that builds
+///   something other than its fields, in a struct's clothes, still pays for all it is
+///   handed).
+#[derive(Clone, Copy)]
+pub(super) struct Paid<const INLINE: bool> {
+    per_element: usize,
 }
 
-impl<'de, const STRICT: bool> de::SeqAccess<'de> for BinElements<'_, 'de, STRICT> {
+impl<const INLINE: bool> Paid<INLINE> {
+    /// Nothing paid yet: a collection's elements.
+    pub(super) fn nothing() -> Self {
+        Paid { per_element: 0 }
+    }
+
+    /// `bytes` charged already, for fields stored inline.
+    pub(super) fn inline(bytes: usize) -> Self {
+        Paid { per_element: bytes }
+    }
+
+    /// Pays for an element of `size` bytes, the first of `count` still to be handed out
+    /// (a map's keys or values count twice: a table's slots).
+    #[inline(always)]
+    fn pay<const STRICT: bool>(
+        &mut self,
+        de: &mut Deserializer<'_, STRICT>,
+        size: usize,
+        count: usize,
+    ) -> Result<(), DeError> {
+        if INLINE {
+            if let Some(left) = self.per_element.checked_sub(size) {
+                self.per_element = left;
+                return Ok(());
+            }
+            let over = size.saturating_sub(self.per_element);
+            self.per_element = 0;
+            return de.charge(over);
+        }
+        if size <= self.per_element {
+            return Ok(());
+        }
+        let more = size.saturating_sub(self.per_element).saturating_mul(count);
+        self.per_element = size;
+        de.charge(more)
+    }
+}
+
+/// The bytes of a bin handed out as a sequence's elements (see
+/// [`Deserializer::visit_next_as_sequence`]), paid for as an array's elements are.
+pub(super) struct BinElements<'a, 'de, const STRICT: bool, const INLINE: bool> {
+    pub(super) de: &'a mut Deserializer<'de, STRICT>,
+    pub(super) bytes: core::slice::Iter<'de, u8>,
+    pub(super) paid: Paid<INLINE>,
+}
+
+impl<'de, const STRICT: bool, const INLINE: bool> de::SeqAccess<'de>
+    for BinElements<'_, 'de, STRICT, INLINE>
+{
     type Error = DeError;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, DeError> {
+        let count = self.bytes.len();
         let Some(&byte) = self.bytes.next() else {
             return Ok(None);
         };
-        self.de.charge(size_of::<T::Value>())?;
+        self.paid.pay(self.de, size_of::<T::Value>(), count)?;
         seed.deserialize(byte.into_deserializer()).map(Some)
     }
 
@@ -40,12 +95,18 @@ impl<'de, const STRICT: bool> de::SeqAccess<'de> for BinElements<'_, 'de, STRICT
     }
 }
 
-pub(super) struct Elements<'a, 'de, const STRICT: bool> {
+/// The elements of an array, for `visit_seq`. (Handed to the visitor by value, its counts
+/// kept by the caller: handed `&mut`, each element went through serde's forwarding impl for
+/// `&mut A`, which LLVM inlined or not by the size of what it held.)
+pub(super) struct Elements<'a, 'de, const STRICT: bool, const INLINE: bool> {
     pub(super) de: &'a mut Deserializer<'de, STRICT>,
     pub(super) left: &'a mut usize,
+    pub(super) paid: Paid<INLINE>,
 }
 
-impl<'de, const STRICT: bool> de::SeqAccess<'de> for Elements<'_, 'de, STRICT> {
+impl<'de, const STRICT: bool, const INLINE: bool> de::SeqAccess<'de>
+    for Elements<'_, 'de, STRICT, INLINE>
+{
     type Error = DeError;
 
     /// What serde's derived code calls for each field: the type's `deserialize` called
@@ -69,8 +130,8 @@ impl<'de, const STRICT: bool> de::SeqAccess<'de> for Elements<'_, 'de, STRICT> {
     }
 }
 
-impl<'de, const STRICT: bool> Elements<'_, 'de, STRICT> {
-    /// The next element, read by `read` once `bytes` (its size) are charged; `None` after
+impl<'de, const STRICT: bool, const INLINE: bool> Elements<'_, 'de, STRICT, INLINE> {
+    /// The next element, read by `read` once `bytes` (its size) are paid for; `None` after
     /// the last.
     #[inline(always)]
     pub(super) fn element<T>(
@@ -78,62 +139,62 @@ impl<'de, const STRICT: bool> Elements<'_, 'de, STRICT> {
         bytes: usize,
         read: impl FnOnce(&mut Deserializer<'de, STRICT>) -> Result<T, DeError>,
     ) -> Result<Option<T>, DeError> {
-        if *self.left == 0 {
+        let count = *self.left;
+        if count == 0 {
             return Ok(None);
         }
-        *self.left = self.left.saturating_sub(1);
-        self.de.charge(bytes)?;
+        *self.left = count.saturating_sub(1);
+        self.paid.pay(self.de, bytes, count)?;
         read(self.de).map(Some)
     }
 }
 
-/// What each key and each value a map hands out is charged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum EntryCharge {
-    /// A map collection: twice `size_of` the key and of the value. A hash table keeps its
-    /// buckets at most 7/8 full in a power-of-two array (up to about twice its entries) and
-    /// grows by copying into one twice as large; a B-tree's nodes are part empty.
-    Table,
-    /// A struct's fields, read from a map: `size_of` each, as they are stored inline.
-    Fields,
-}
-
-impl EntryCharge {
-    fn bytes(self, size: usize) -> usize {
-        match self {
-            EntryCharge::Table => size.saturating_mul(2),
-            EntryCharge::Fields => size,
-        }
-    }
-}
-
-/// The entries of a map, for `visit_map` (by value, as [`Elements`]).
-pub(super) struct Entries<'a, 'de, const STRICT: bool> {
+/// The entries of a map, for `visit_map` (by value, as [`Elements`]). A map collection's
+/// keys and values are paid for twice their size: a hash table keeps its buckets at most 7/8
+/// full in a power-of-two array (up to about twice its entries) and grows by copying into
+/// one twice as large; a B-tree's nodes are part empty. A struct's fields read from a map
+/// (`INLINE`) are paid for from the struct's size, and their keys, which name them, not at
+/// all.
+pub(super) struct Entries<'a, 'de, const STRICT: bool, const INLINE: bool> {
     pub(super) de: &'a mut Deserializer<'de, STRICT>,
     pub(super) left: &'a mut usize,
     pub(super) value_due: &'a mut bool,
-    pub(super) charge: EntryCharge,
+    pub(super) keys: Paid<INLINE>,
+    pub(super) values: Paid<INLINE>,
 }
 
-impl<'de, const STRICT: bool> de::MapAccess<'de> for Entries<'_, 'de, STRICT> {
+impl<'de, const STRICT: bool, const INLINE: bool> de::MapAccess<'de>
+    for Entries<'_, 'de, STRICT, INLINE>
+{
     type Error = DeError;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, DeError> {
-        if *self.left == 0 {
+        let count = *self.left;
+        if count == 0 {
             return Ok(None);
         }
-        *self.left = self.left.saturating_sub(1);
+        *self.left = count.saturating_sub(1);
         *self.value_due = true;
-        self.de.charge(self.charge.bytes(size_of::<K::Value>()))?;
+        if !INLINE {
+            self.keys
+                .pay(self.de, size_of::<K::Value>().saturating_mul(2), count)?;
+        }
         seed.deserialize(&mut *self.de).map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
         *self.value_due = false;
-        self.de.charge(self.charge.bytes(size_of::<V::Value>()))?;
+        let size = size_of::<V::Value>();
+        // The value of the key just handed out is the first of those left.
+        let count = self.left.saturating_add(1);
+        if INLINE {
+            self.values.pay(self.de, size, count)?;
+        } else {
+            self.values.pay(self.de, size.saturating_mul(2), count)?;
+        }
         seed.deserialize(&mut *self.de)
     }
 

@@ -5,7 +5,7 @@ use crate::prelude::*;
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::access::{BinElements, Elements, Entries, EntryCharge};
+use super::access::{BinElements, Elements, Entries, Paid};
 use super::enums::{ExtParts, VariantOf};
 use super::error::DeError;
 use super::item::{narrow_word, Item, Kind, TypedSink};
@@ -362,38 +362,53 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
 
     /// For a type that asks for a sequence (a sequence, tuple or struct): the next item, but
     /// a bin as the sequence of its bytes, as rmp-serde hands it (so a `Vec<u8>` without
-    /// `serde_bytes` reads a bin another writer made), each byte charged as an element; the
-    /// type must read them all, as it must an array's elements.
-    pub(super) fn visit_next_as_sequence<V: Visitor<'de>>(
+    /// `serde_bytes` reads a bin another writer made), each byte paid for as an element; the
+    /// type must read them all, as it must an array's elements. `INLINE` for a struct or a
+    /// tuple, whose fields are stored in the value its visitor builds: `size_of` that value is
+    /// charged once, when its array, map or bin is read, and pays for the fields (see
+    /// [`Paid`]).
+    pub(super) fn visit_next_as_sequence<const INLINE: bool, V: Visitor<'de>>(
         &mut self,
         visitor: V,
-        map_entries: EntryCharge,
     ) -> Result<V::Value, DeError> {
         let item = self.next_in_recursion()?;
-        if item.kind == Kind::Map {
-            let (offset, depth) = (item.offset, item.depth);
-            return self
-                .visit_map(visitor, item.len(), offset, depth, map_entries)
-                .map_err(|e| e.placed(offset, depth));
-        }
-        if item.kind != Kind::Bin {
+        let (offset, depth) = (item.offset, item.depth);
+        if !matches!(item.kind, Kind::Array | Kind::Map | Kind::Bin) {
             return self.visit_item(visitor, item, false);
         }
-        let (offset, depth) = (item.offset, item.depth);
+        let paid = if INLINE {
+            let size = core::mem::size_of::<V::Value>();
+            self.charge_at(size, offset, depth)?;
+            Paid::<INLINE>::inline(size)
+        } else {
+            Paid::nothing()
+        };
+        let result = match item.kind {
+            Kind::Map => self.visit_map(visitor, item.len(), paid),
+            Kind::Array => self.visit_seq(visitor, item.len(), paid),
+            _ => self.visit_bin_as_seq(visitor, item.bytes, paid),
+        };
+        result.map_err(|e| e.placed(offset, depth))
+    }
+
+    /// A bin's bytes handed to `visitor` as a sequence's elements.
+    fn visit_bin_as_seq<const INLINE: bool, V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        bytes: &'de [u8],
+        paid: Paid<INLINE>,
+    ) -> Result<V::Value, DeError> {
         let mut elements = BinElements {
             de: self,
-            bytes: item.bytes.iter(),
+            bytes: bytes.iter(),
+            paid,
         };
-        let value = visitor
-            .visit_seq(&mut elements)
-            .map_err(|e: DeError| e.placed(offset, depth))?;
+        let value = visitor.visit_seq(&mut elements)?;
         let left = elements.bytes.len();
         if left > 0 {
-            return Err(DeError::about_item(
-                format!("the bin has {left} bytes more than the type takes"),
-                offset,
-                depth,
-            ));
+            return Err(de::Error::custom(format!(
+                "the bin has {left} bytes more than the type takes"
+            )));
         }
         Ok(value)
     }
@@ -435,30 +450,30 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
                 self.charge_at(item.timestamp.to_ext_payload().1, offset, depth)?;
                 visitor.visit_newtype_struct(ExtParts::timestamp(item.timestamp))
             }
-            Kind::Array => self.visit_seq(visitor, item.len(), offset, depth),
-            Kind::Map => self.visit_map(visitor, item.len(), offset, depth, EntryCharge::Table),
+            Kind::Array => self.visit_seq(visitor, item.len(), Paid::<false>::nothing()),
+            Kind::Map => self.visit_map(visitor, item.len(), Paid::<false>::nothing()),
         };
         result.map_err(|e| e.placed(offset, depth))
     }
 
-    pub(super) fn visit_seq<V: Visitor<'de>>(
+    /// An array's `len` elements handed to `visitor`, which must read them all. (Its errors
+    /// are placed by the caller, at the array.)
+    pub(super) fn visit_seq<const INLINE: bool, V: Visitor<'de>>(
         &mut self,
         visitor: V,
         len: usize,
-        offset: usize,
-        depth: usize,
+        paid: Paid<INLINE>,
     ) -> Result<V::Value, DeError> {
         let mut left = len;
         let value = visitor.visit_seq(Elements {
             de: self,
             left: &mut left,
+            paid,
         })?;
         if left > 0 {
-            return Err(DeError::about_item(
-                format!("the array has {left} elements more than the type takes"),
-                offset,
-                depth,
-            ));
+            return Err(de::Error::custom(format!(
+                "the array has {left} elements more than the type takes"
+            )));
         }
         if len > 0 {
             self.close();
@@ -466,20 +481,20 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         Ok(value)
     }
 
-    pub(super) fn visit_map<V: Visitor<'de>>(
+    /// A map's `len` entries handed to `visitor`, which must read them all.
+    pub(super) fn visit_map<const INLINE: bool, V: Visitor<'de>>(
         &mut self,
         visitor: V,
         len: usize,
-        offset: usize,
-        depth: usize,
-        charge: EntryCharge,
+        paid: Paid<INLINE>,
     ) -> Result<V::Value, DeError> {
         let (mut left, mut value_due) = (len, false);
         let value = visitor.visit_map(Entries {
             de: self,
             left: &mut left,
             value_due: &mut value_due,
-            charge,
+            keys: Paid::nothing(),
+            values: paid,
         })?;
         if left > 0 || value_due {
             let message = if value_due {
@@ -487,7 +502,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
             } else {
                 format!("the map has {left} entries more than the type takes")
             };
-            return Err(DeError::about_item(message, offset, depth));
+            return Err(de::Error::custom(message));
         }
         if len > 0 {
             self.close();
@@ -614,7 +629,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        self.visit_next_as_sequence(visitor, EntryCharge::Table)
+        self.visit_next_as_sequence::<false, V>(visitor)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
@@ -660,7 +675,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _len: usize,
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        self.visit_next_as_sequence(visitor, EntryCharge::Table)
+        self.visit_next_as_sequence::<true, V>(visitor)
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -669,7 +684,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _len: usize,
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        self.visit_next_as_sequence(visitor, EntryCharge::Table)
+        self.visit_next_as_sequence::<true, V>(visitor)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -678,8 +693,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        // A struct's fields are stored inline: read from a map, each is charged once.
-        self.visit_next_as_sequence(visitor, EntryCharge::Fields)
+        self.visit_next_as_sequence::<true, V>(visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(

@@ -48,15 +48,25 @@
 //!
 //! ## Budget
 //!
-//! Before each element a sequence hands out, `size_of` of the element's type is charged; before
-//! each key and each value a map hands out, twice that (a hash table keeps its buckets at most
-//! 7/8 full in a power-of-two array and grows by copying into one twice as large; a B-tree's
-//! nodes are part empty), but once for a struct's fields read from a map, which are stored
-//! inline. Also charged: the bytes of each str or bin a visitor may copy (`deserialize_string`,
-//! `deserialize_byte_buf`, and `deserialize_any`, which cannot know), and every ext's data.
-//! serde cannot tell an inline struct from a boxed one, so nested struct fields are charged at
-//! every level: a `Box`'s heap is never missed, and an inline struct can be charged more than
-//! it takes (a 48-byte triangle of three-float vectors is charged 144 bytes).
+//! What a visitor is handed is charged before it reads it, by its type's `size_of`:
+//! - A sequence's elements: when the first is handed out, its type's size for every element
+//!   the array holds (the reader's room check already bounds how many: a byte each); a later
+//!   element of a larger type charges the difference for the elements left. A collection of
+//!   one element type is charged once, and nothing per element.
+//! - A map's keys and values: the same, at twice their size (a hash table keeps its buckets
+//!   at most 7/8 full in a power-of-two array and grows by copying into one twice as large; a
+//!   B-tree's nodes are part empty).
+//! - A struct or tuple (its fields are stored inside it): its own size, once, when its array,
+//!   map or bin is read; its fields are paid for from that, and their keys, which name them,
+//!   are not charged. A visitor handed more than that size's worth (one that builds something
+//!   else from a struct's fields) is charged for the rest as it comes.
+//! - The bytes of each str or bin a visitor may copy (`deserialize_string`,
+//!   `deserialize_byte_buf`, and `deserialize_any`, which cannot know), and every ext's data.
+//!
+//! serde cannot tell an inline struct from a boxed one, so a struct is charged at every level
+//! it appears: a `Box`'s heap is never missed (a `Vec<Box<[u64; 16]>>` is charged the boxes'
+//! 128 bytes and the vector's 8 for each), and an inline struct can be charged more than it
+//! takes (a `Vec` of structs is charged each struct twice, as the element and as the struct).
 //!
 //! Size hints never exceed the elements the input left can hold (a byte each), nor the budget
 //! left at [`HINT_ELEMENT_BYTES`] an element. What that leaves: a collection of elements over 64

@@ -161,13 +161,134 @@ fn what_a_typed_decode_holds_stays_within_twice_its_charge() {
     .concat();
     let points = array_of(100_000, &point);
     within_twice_its_own_charge::<Vec<Point>>("Vec<Point>", &points, 1);
-    let charged = Decoder::new(Limits::default())
-        .from_slice_with_stats::<Vec<Point>>(&points)
-        .unwrap()
-        .1
-        .charged_bytes;
-    // Each point: the element, and per field its one-byte identifier and its f64.
-    assert_eq!(charged, 100_000 * (16 + 2 * (1 + 8)));
+}
+
+/// What a decode into `T` charges.
+fn charge_of<'de, T: serde::Deserialize<'de>>(input: &'de [u8]) -> usize {
+    Decoder::new(Limits::default())
+        .from_slice_with_stats::<T>(input)
+        .map(|(_, stats)| stats.charged_bytes)
+        .expect("accepted")
+}
+
+#[test]
+fn each_shape_is_charged_what_the_model_says() {
+    use std::collections::BTreeMap;
+    use std::mem::size_of;
+    let n = 1_000;
+    // A sequence: its element type's size, for each element.
+    let ints = array_of(n, &[0x07]);
+    assert_eq!(charge_of::<Vec<u64>>(&ints), 1_000 * 8);
+    assert_eq!(charge_of::<Vec<u8>>(&ints), 1_000);
+    // A bin read as a sequence: each byte an element.
+    let mut bin = vec![0xc5];
+    bin.extend(1_000u16.to_be_bytes());
+    bin.extend([7u8; 1_000]);
+    assert_eq!(charge_of::<Vec<u16>>(&bin), 1_000 * 2);
+    // Strs copied: the slot and the bytes.
+    let texts = array_of(n, &[0xa3, b'a', b'b', b'c']);
+    assert_eq!(
+        charge_of::<Vec<String>>(&texts),
+        1_000 * (size_of::<String>() + 3)
+    );
+    // Borrowed: the slot only.
+    assert_eq!(charge_of::<Vec<&str>>(&texts), 1_000 * size_of::<&str>());
+    // A map collection: twice each key's and each value's size (a table's slots).
+    let entries = map_of(n, |i| [uint32(i), uint32(i)].concat());
+    assert_eq!(
+        charge_of::<HashMap<u64, u32>>(&entries),
+        1_000 * 2 * (8 + 4)
+    );
+    assert_eq!(
+        charge_of::<BTreeMap<u64, u64>>(&entries),
+        1_000 * 2 * (8 + 8)
+    );
+    // A boxed fixed-size array: the box's pointer as an element, its array as a tuple.
+    let mut boxed = vec![0xdc, 0x00, 0x10];
+    boxed.extend([7u8; 16]);
+    assert_eq!(
+        charge_of::<Vec<Box<[u64; 16]>>>(&array_of(n, &boxed)),
+        1_000 * (8 + 128)
+    );
+    // A struct: its size once, for all its fields, whether read from an array or a map
+    // (whose keys name fields and are not charged); in a sequence, once more as the element.
+    let point_map = [
+        &[0x82, 0xa1, b'x', 0xcb][..],
+        &1.5f64.to_be_bytes(),
+        &[0xa1, b'y', 0xcb],
+        &2.5f64.to_be_bytes(),
+    ]
+    .concat();
+    let point_array = [
+        &[0x92, 0xcb][..],
+        &1.5f64.to_be_bytes(),
+        &[0xcb],
+        &2.5f64.to_be_bytes(),
+    ]
+    .concat();
+    for point in [&point_map, &point_array] {
+        assert_eq!(charge_of::<Point>(point), size_of::<Point>());
+        assert_eq!(
+            charge_of::<Vec<Point>>(&array_of(n, point)),
+            1_000 * 2 * size_of::<Point>()
+        );
+    }
+    // A tuple of mixed types: its size once.
+    assert_eq!(
+        charge_of::<(u8, String)>(&[0x92, 0x01, 0xa3, b'a', b'b', b'c']),
+        size_of::<(u8, String)>() + 3
+    );
+    // A tuple variant's fields are a sequence: each larger type pays the difference for the
+    // elements left (a byte for both, then the String's size less that byte for the one
+    // left), and the copied str its byte.
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code)]
+    enum Shape {
+        Pair(u8, String),
+    }
+    assert_eq!(
+        charge_of::<Shape>(&[0x81, 0xa4, b'P', b'a', b'i', b'r', 0x92, 0x01, 0xa1, b'a']),
+        2 + (size_of::<String>() - 1) + 1
+    );
+}
+
+/// A struct whose visitor keeps what it is handed in a collection: past the struct's own size
+/// (charged once), each element is charged as it comes, so the collection is never free.
+#[test]
+fn a_visitor_that_builds_a_collection_from_a_struct_still_pays_for_it() {
+    struct Collected(Vec<u64>);
+    impl<'de> serde::Deserialize<'de> for Collected {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Visit;
+            impl<'de> serde::de::Visitor<'de> for Visit {
+                type Value = Collected;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("integers")
+                }
+                fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                    self,
+                    mut seq: A,
+                ) -> Result<Collected, A::Error> {
+                    let mut all = Vec::new();
+                    while let Some(n) = seq.next_element::<u64>()? {
+                        all.push(n);
+                    }
+                    Ok(Collected(all))
+                }
+            }
+            d.deserialize_struct("Collected", &["n"], Visit)
+        }
+    }
+    let ints = array_of(1_000, &[0x07]);
+    // Its own 24 bytes pay for three elements; the other 997 are charged.
+    assert_eq!(charge_of::<Collected>(&ints), 24 + 997 * 8);
+    let collected = Decoder::new(Limits::default())
+        .from_slice::<Collected>(&ints)
+        .unwrap();
+    assert_eq!(collected.0.len(), 1_000);
+    let tight = Decoder::new(Limits::default().with(Limit::AllocBytes, 4_000));
+    let err = tight.from_slice::<Collected>(&ints).map(drop).unwrap_err();
+    assert_eq!(err.limit(), Some(Limit::AllocBytes), "{err}");
 }
 
 #[test]
