@@ -99,8 +99,8 @@ impl<'de, const STRICT: bool, const INLINE: bool> de::SeqAccess<'de>
 /// kept by the caller: handed `&mut`, each element went through serde's forwarding impl for
 /// `&mut A`, which LLVM inlined or not by the size of what it held.)
 pub(super) struct Elements<'a, 'de, const STRICT: bool, const INLINE: bool> {
+    /// Its count of elements left is the deserializer's innermost container's.
     pub(super) de: &'a mut Deserializer<'de, STRICT>,
-    pub(super) left: &'a mut usize,
     pub(super) paid: Paid<INLINE>,
 }
 
@@ -126,7 +126,7 @@ impl<'de, const STRICT: bool, const INLINE: bool> de::SeqAccess<'de>
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.de.hint(*self.left))
+        Some(self.de.hint(self.de.open.innermost))
     }
 }
 
@@ -139,11 +139,11 @@ impl<'de, const STRICT: bool, const INLINE: bool> Elements<'_, 'de, STRICT, INLI
         bytes: usize,
         read: impl FnOnce(&mut Deserializer<'de, STRICT>) -> Result<T, DeError>,
     ) -> Result<Option<T>, DeError> {
-        let count = *self.left;
+        let count = self.de.open.innermost;
         if count == 0 {
             return Ok(None);
         }
-        *self.left = count.saturating_sub(1);
+        self.de.open.innermost = count.saturating_sub(1);
         self.paid.pay(self.de, bytes, count)?;
         read(self.de).map(Some)
     }
@@ -156,9 +156,8 @@ impl<'de, const STRICT: bool, const INLINE: bool> Elements<'_, 'de, STRICT, INLI
 /// (`INLINE`) are paid for from the struct's size, and their keys, which name them, not at
 /// all.
 pub(super) struct Entries<'a, 'de, const STRICT: bool, const INLINE: bool> {
+    /// Its count of items left (two an entry) is the deserializer's innermost container's.
     pub(super) de: &'a mut Deserializer<'de, STRICT>,
-    pub(super) left: &'a mut usize,
-    pub(super) value_due: &'a mut bool,
     pub(super) keys: Paid<INLINE>,
     pub(super) values: Paid<INLINE>,
 }
@@ -172,12 +171,13 @@ impl<'de, const STRICT: bool, const INLINE: bool> de::MapAccess<'de>
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, DeError> {
-        let count = *self.left;
-        if count == 0 {
+        let items = self.de.open.innermost;
+        if items == 0 {
             return Ok(None);
         }
-        *self.left = count.saturating_sub(1);
-        *self.value_due = true;
+        self.de.open.innermost = items.saturating_sub(1);
+        // The entries left, this one included: two items each.
+        let count = items.div_ceil(2);
         if !INLINE {
             self.keys
                 .pay(self.de, size_of::<K::Value>().saturating_mul(2), count)?;
@@ -186,10 +186,11 @@ impl<'de, const STRICT: bool, const INLINE: bool> de::MapAccess<'de>
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
-        *self.value_due = false;
+        let items = self.de.open.innermost;
+        self.de.open.innermost = items.saturating_sub(1);
         let size = size_of::<V::Value>();
-        // The value of the key just handed out is the first of those left.
-        let count = self.left.saturating_add(1);
+        // The values left, this one included: the first of each entry left.
+        let count = items.div_ceil(2);
         if INLINE {
             self.values.pay(self.de, size, count)?;
         } else {
@@ -200,8 +201,8 @@ impl<'de, const STRICT: bool, const INLINE: bool> de::MapAccess<'de>
 
     fn size_hint(&self) -> Option<usize> {
         // Two items an entry, each a byte at least: the reader refused the map's header
-        // unless the input left held two bytes for each entry, so `left` is already at most
-        // half of it.
-        Some(self.de.hint(*self.left))
+        // unless the input left held two bytes for each entry, so the entries left are
+        // already at most half of it.
+        Some(self.de.hint(self.de.open.innermost / 2))
     }
 }

@@ -36,19 +36,32 @@ pub struct Deserializer<'de, const STRICT: bool = false> {
     pub(super) strict: Option<Box<Strict<'de>>>,
 }
 
-/// The open containers of a typed decode, as two counts. serde's recursion keeps each open
-/// container's own count of children left (in its `SeqAccess` or `MapAccess`), so the reader
-/// needs no stack of counts, and no heap: only how many containers are open (the depth) and
-/// how many items they still expect together (for the room check).
+/// The open containers of a typed decode, as counts. serde's recursion keeps each open
+/// container's place on the native stack (its `SeqAccess` or `MapAccess`), so the reader
+/// needs no stack of counts and no heap: how many containers are open (the depth), and how
+/// many items they still expect after the one being read (for the room check), split so that
+/// only the innermost container's count moves as its items are handed out, and a scalar read
+/// touches neither.
 #[derive(Default)]
 pub(super) struct OpenContainers {
     pub(super) depth: usize,
-    /// Items the open containers still expect, the one being read included (0 at the top
-    /// level).
-    pub(super) pending: usize,
+    /// Items the innermost open container still expects after the one being read (a map's
+    /// keys and values both count); 0 at the top level. Its `SeqAccess` or `MapAccess` takes
+    /// one off as it hands each out.
+    pub(super) innermost: usize,
+    /// Items the containers around the innermost still expect after theirs being read.
+    pub(super) outer: usize,
     /// `Option`s holding a value and newtype structs whose content is being read: levels of
     /// serde recursion that open no container, counted with `depth` against `max_depth`.
     pub(super) wrappers: usize,
+}
+
+/// The counts of the containers around one that opens, kept on the native stack while its
+/// items are read (see [`OpenContainers::enter`]).
+#[derive(Clone, Copy)]
+pub(super) struct Around {
+    innermost: usize,
+    outer: usize,
 }
 
 impl OpenContainers {
@@ -56,6 +69,32 @@ impl OpenContainers {
     #[inline(always)]
     pub(super) fn levels(&self) -> usize {
         self.depth.saturating_add(self.wrappers)
+    }
+
+    /// Items the open containers still expect after the one being read.
+    #[inline(always)]
+    pub(super) fn pending_after_current(&self) -> usize {
+        self.outer.saturating_add(self.innermost)
+    }
+
+    /// A container the reader opened, of `items` items, becomes the innermost; returns the
+    /// counts around it, for [`leave`](Self::leave).
+    #[inline(always)]
+    pub(super) fn enter(&mut self, items: usize) -> Around {
+        let around = Around {
+            innermost: self.innermost,
+            outer: self.outer,
+        };
+        self.outer = self.pending_after_current();
+        self.innermost = items;
+        around
+    }
+
+    /// The innermost container is done: the one around it is innermost again.
+    #[inline(always)]
+    pub(super) fn leave(&mut self, around: Around) {
+        self.innermost = around.innermost;
+        self.outer = around.outer;
     }
 }
 
@@ -242,7 +281,6 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         let value =
             visited.map_err(|e| e.placed(self.reader.cursor().position(), self.open.depth))?;
         self.reader.skip_peeked(len);
-        self.open.pending = self.open.pending.saturating_sub(1);
         Ok(value)
     }
 
@@ -464,17 +502,15 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         len: usize,
         paid: Paid<INLINE>,
     ) -> Result<V::Value, DeError> {
-        let mut left = len;
-        let value = visitor.visit_seq(Elements {
-            de: self,
-            left: &mut left,
-            paid,
-        })?;
+        let around = self.open.enter(len);
+        let value = visitor.visit_seq(Elements { de: self, paid })?;
+        let left = self.open.innermost;
         if left > 0 {
             return Err(de::Error::custom(format!(
                 "the array has {left} elements more than the type takes"
             )));
         }
+        self.open.leave(around);
         if len > 0 {
             self.close();
         }
@@ -488,22 +524,26 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         len: usize,
         paid: Paid<INLINE>,
     ) -> Result<V::Value, DeError> {
-        let (mut left, mut value_due) = (len, false);
+        let around = self.open.enter(len.saturating_mul(2));
         let value = visitor.visit_map(Entries {
             de: self,
-            left: &mut left,
-            value_due: &mut value_due,
             keys: Paid::nothing(),
             values: paid,
         })?;
-        if left > 0 || value_due {
-            let message = if value_due {
+        let items_left = self.open.innermost;
+        if items_left > 0 {
+            // Each entry is two items, its key handed out first: an odd count is a value due.
+            let message = if items_left % 2 == 1 {
                 "the type read a map key and not its value".to_string()
             } else {
-                format!("the map has {left} entries more than the type takes")
+                format!(
+                    "the map has {} entries more than the type takes",
+                    items_left / 2
+                )
             };
             return Err(de::Error::custom(message));
         }
+        self.open.leave(around);
         if len > 0 {
             self.close();
         }
@@ -707,16 +747,17 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         let result = match item.kind {
             Kind::Str => visitor.visit_enum(item.text.into_deserializer()),
             Kind::Map if item.len() == 1 => {
-                // The entry's two items are read when the open containers expect two fewer.
-                let entry_read_at = self.open.pending.saturating_sub(2);
+                // The entry's two items: the variant, then its content.
+                let around = self.open.enter(2);
                 let variant = visitor.visit_enum(VariantOf { de: &mut *self })?;
-                if self.open.pending != entry_read_at {
+                if self.open.innermost != 0 {
                     return Err(DeError::about_item(
                         "the type read an enum's variant and not its content".into(),
                         offset,
                         depth,
                     ));
                 }
+                self.open.leave(around);
                 self.close();
                 Ok(variant)
             }

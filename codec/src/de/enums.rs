@@ -18,6 +18,7 @@ impl<'de, const STRICT: bool> de::EnumAccess<'de> for VariantOf<'_, 'de, STRICT>
     type Variant = Self;
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), DeError> {
+        self.de.open.innermost = self.de.open.innermost.saturating_sub(1);
         let variant = seed.deserialize(&mut *self.de)?;
         Ok((variant, self))
     }
@@ -27,15 +28,15 @@ impl<'de, const STRICT: bool> de::VariantAccess<'de> for VariantOf<'_, 'de, STRI
     type Error = DeError;
 
     fn unit_variant(self) -> Result<(), DeError> {
-        Deserialize::deserialize(&mut *self.de)
+        Deserialize::deserialize(self.content())
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, DeError> {
-        seed.deserialize(&mut *self.de)
+        seed.deserialize(self.content())
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, DeError> {
-        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+        de::Deserializer::deserialize_seq(self.content(), visitor)
     }
 
     fn struct_variant<V: Visitor<'de>>(
@@ -43,7 +44,16 @@ impl<'de, const STRICT: bool> de::VariantAccess<'de> for VariantOf<'_, 'de, STRI
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+        de::Deserializer::deserialize_struct(self.content(), "", fields, visitor)
+    }
+}
+
+impl<'a, 'de, const STRICT: bool> VariantOf<'a, 'de, STRICT> {
+    /// The deserializer, for the entry's second item (the variant's content), taken off the
+    /// items the entry still expects.
+    fn content(self) -> &'a mut Deserializer<'de, STRICT> {
+        self.de.open.innermost = self.de.open.innermost.saturating_sub(1);
+        self.de
     }
 }
 

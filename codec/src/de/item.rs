@@ -143,7 +143,6 @@ impl TypedSink<'_, '_> {
     /// `Deserialize` returns: serde's recursion knows where each container ends).
     #[inline(always)]
     pub(super) fn item_done(&mut self) -> bool {
-        self.open.pending = self.open.pending.saturating_sub(1);
         self.open.depth == 0
     }
 }
@@ -163,7 +162,7 @@ impl<'a> Sink<'a> for TypedSink<'_, 'a> {
 
     #[inline(always)]
     fn pending_after_current(&self) -> usize {
-        self.open.pending.saturating_sub(1)
+        self.open.pending_after_current()
     }
 
     #[inline(always)]
@@ -202,8 +201,7 @@ impl<'a> Sink<'a> for TypedSink<'_, 'a> {
         if len == 0 {
             return Ok(self.item_done());
         }
-        let items = if is_map { len.saturating_mul(2) } else { len };
-        self.open.pending = self.open.pending.saturating_sub(1).saturating_add(items);
+        // Its items are counted when serde's recursion enters it (`OpenContainers::enter`).
         self.open.depth = self.open.depth.saturating_add(1);
         Ok(false)
     }
