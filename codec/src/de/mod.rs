@@ -42,7 +42,7 @@
 //! is being read counts as a level as well: containers and these levels together stay within
 //! `max_depth`. The stack a level takes, for a recursive enum through `Box<Self>` / `Vec<Self>` /
 //! `HashMap<String, Self>` / `Option<Box<Self>>` (`cargo run -p hardpack --features serde
-//! --example typed_stack`): about 1.4-3 KiB in a debug build and 0.2-0.5 KiB in release. So the
+//! --example typed_stack`): about 1.4-3.2 KiB in a debug build and 0.2-0.5 KiB in release. So the
 //! default `max_depth` of 128 is safe on a 2 MiB thread in both profiles and on a 256 KiB thread
 //! in release; on a 256 KiB thread in a debug build use `max_depth` 32 or less.
 //!
