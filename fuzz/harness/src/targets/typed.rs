@@ -73,12 +73,12 @@ pub(super) mod serde_bytes_field {
 
 /// What the typed budget charges to decode `document` (one whole value) as
 /// [`schema::Any`](crate::schema::Any), by the model `hardpack::de` documents, counted from
-/// the document's tokens: `size_of` the element type for each element a sequence hands out,
-/// twice that for each key and each value a map hands out (a map collection's table); the
-/// bytes of each str and bin (read
-/// through `deserialize_any`, which may copy them); each ext's data, timestamps
-/// as the visitor gets it, a timestamp's in its smallest form (the (type, data) pair an ext's
-/// newtype visitor reads is no heap collection: the data is the one copy).
+/// the document's tokens: `size_of` the element type for each element of a sequence (all of
+/// them charged when the first is handed out), twice that for each key and each value of a
+/// map (a map collection's table); the bytes of each str and bin (read through
+/// `deserialize_any`, which may copy them); each ext's data as the visitor gets it, a
+/// timestamp's in its smallest form (the (type, data) pair an ext's newtype visitor reads is
+/// no heap collection: the data is the one copy).
 pub fn any_charge(document: &[u8]) -> usize {
     use hardpack::decode::Token;
     use std::mem::size_of;
