@@ -118,6 +118,17 @@ struct Point {
     y: f64,
 }
 
+/// A `Point` written as a map of its two fields.
+fn point_as_map() -> Vec<u8> {
+    [
+        &[0x82, 0xa1, b'x', 0xcb][..],
+        &1.5f64.to_be_bytes(),
+        &[0xa1, b'y', 0xcb],
+        &2.5f64.to_be_bytes(),
+    ]
+    .concat()
+}
+
 #[test]
 fn what_a_typed_decode_holds_stays_within_twice_its_charge() {
     // A hash table keeps its buckets at most 7/8 full, in a power-of-two array, and grows by
@@ -152,13 +163,7 @@ fn what_a_typed_decode_holds_stays_within_twice_its_charge() {
         2,
     );
     // Structs read from maps: their fields are inline, charged once.
-    let point = [
-        &[0x82, 0xa1, b'x', 0xcb][..],
-        &1.5f64.to_be_bytes(),
-        &[0xa1, b'y', 0xcb],
-        &2.5f64.to_be_bytes(),
-    ]
-    .concat();
+    let point = point_as_map();
     let points = array_of(100_000, &point);
     within_twice_its_own_charge::<Vec<Point>>("Vec<Point>", &points, 1);
 }
@@ -212,13 +217,7 @@ fn each_shape_is_charged_what_the_model_says() {
     );
     // A struct: its size once, for all its fields, whether read from an array or a map
     // (whose keys name fields and are not charged); in a sequence, once more as the element.
-    let point_map = [
-        &[0x82, 0xa1, b'x', 0xcb][..],
-        &1.5f64.to_be_bytes(),
-        &[0xa1, b'y', 0xcb],
-        &2.5f64.to_be_bytes(),
-    ]
-    .concat();
+    let point_map = point_as_map();
     let point_array = [
         &[0x92, 0xcb][..],
         &1.5f64.to_be_bytes(),
