@@ -131,6 +131,7 @@ proptest! {
     fn any_input_is_an_error_or_what_rmp_serde_reads(bytes in prop_oneof![
         proptest::collection::vec(any::<u8>(), 0..200),
         wide().prop_map(|w| rmp_serde::to_vec(&w).unwrap()),
+        wide().prop_map(|w| rmp_serde::to_vec_named(&w).unwrap()),
     ], cut in any::<prop::sample::Index>()) {
         let bytes = &bytes[..cut.index(bytes.len() + 1)];
         let ours = hardpack::from_slice::<Wide>(bytes);
@@ -797,4 +798,116 @@ fn a_short_str_or_bin_refused_is_refused_where_it_starts() {
         "{err}"
     );
     assert_eq!((err.offset(), err.depth()), (2, 1));
+}
+
+#[test]
+fn a_struct_read_from_a_map_takes_any_key_rmp_serde_takes_and_refuses_the_rest() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Named {
+        id: u32,
+        #[serde(rename = "kind name")]
+        kind: String,
+        #[serde(alias = "été")]
+        summer: Option<u8>,
+        #[serde(default)]
+        later: bool,
+    }
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Strict {
+        id: u32,
+    }
+    // A map of `entries` (each a key's and a value's encodings).
+    let map = |entries: &[(&[u8], &[u8])]| -> Vec<u8> {
+        let mut bytes = vec![0x80 | u8::try_from(entries.len()).unwrap()];
+        for (key, value) in entries {
+            bytes.extend_from_slice(key);
+            bytes.extend_from_slice(value);
+        }
+        bytes
+    };
+    let fixstr = |text: &[u8]| [&[0xa0 | u8::try_from(text.len()).unwrap()][..], text].concat();
+    let (id, kind, summer, later) = (
+        fixstr(b"id"),
+        fixstr(b"kind name"),
+        fixstr(b"summer"),
+        fixstr(b"later"),
+    );
+    let alias = fixstr("été".as_bytes());
+    let str8_id = [&[0xd9, 2][..], b"id"].concat();
+    let read = |bytes: &[u8]| {
+        let ours = hardpack::from_slice::<Named>(bytes);
+        let theirs = rmp_serde::from_slice::<Named>(bytes);
+        assert_eq!(
+            ours.is_ok(),
+            theirs.is_ok(),
+            "{bytes:02x?}: {ours:?} against {theirs:?}"
+        );
+        ours
+    };
+    let named = |id, kind: &str, summer, later| Named {
+        id,
+        kind: kind.into(),
+        summer,
+        later,
+    };
+    // In the fields' order; out of it, by an alias, with a key no field has (its value
+    // skipped); a key in a str 8; a key as the field's index, which serde's derive takes.
+    assert_eq!(
+        read(&map(&[
+            (&id, &[1]),
+            (&kind, b"\xa1a"),
+            (&summer, &[2]),
+            (&later, &[0xc3])
+        ]))
+        .unwrap(),
+        named(1, "a", Some(2), true)
+    );
+    assert_eq!(
+        read(&map(&[
+            (&alias, &[3]),
+            (&fixstr(b"junk"), &[0x92, 1, 2]),
+            (&kind, b"\xa1b"),
+            (&str8_id, &[7])
+        ]))
+        .unwrap(),
+        named(7, "b", Some(3), false)
+    );
+    assert_eq!(
+        read(&map(&[(&[0x00], &[9]), (&kind, b"\xa0")])).unwrap(),
+        named(9, "", None, false)
+    );
+    // What serde's derive refuses: a field twice, one missing, a key no field has.
+    let err = read(&map(&[(&id, &[1]), (&kind, b"\xa0"), (&id, &[2])])).unwrap_err();
+    assert_eq!(err.to_string(), "duplicate field `id` at byte 0, depth 0");
+    let err = read(&map(&[(&kind, b"\xa0")])).unwrap_err();
+    assert_eq!(err.to_string(), "missing field `id` at byte 0, depth 0");
+    let err =
+        hardpack::from_slice::<Strict>(&map(&[(&id, &[1]), (&fixstr(b"idx"), &[2])])).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "unknown field `idx`, expected `id` at byte 5, depth 1"
+    );
+    // A key that is not UTF-8 is refused where it starts, as any str is, even where its
+    // valid part is a field's name.
+    let err = read(&map(&[(&fixstr(b"id\xff"), &[1])])).unwrap_err();
+    assert!(
+        matches!(
+            err.kind(),
+            hardpack::ErrorKind::InvalidUtf8 { valid_up_to: 2 }
+        ),
+        "{err}"
+    );
+    assert_eq!((err.offset(), err.depth()), (1, 1));
+    // And a field's name over `max_str_len` is over it as a key.
+    let short =
+        hardpack::Decoder::new(hardpack::Limits::default().with(hardpack::Limit::StrLen, 5));
+    let err = short
+        .from_slice::<Named>(&map(&[(&summer, &[1])]))
+        .unwrap_err();
+    assert_eq!(
+        (err.offset(), err.depth(), err.limit()),
+        (1, 1, Some(hardpack::Limit::StrLen))
+    );
 }

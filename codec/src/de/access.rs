@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use super::deserializer::{Deserializer, HINT_ELEMENT_BYTES};
 use super::error::DeError;
+use super::field_key::FieldKey;
 
 /// What the elements a visitor is handed (a sequence's, or a map's keys or its values) have
 /// been paid for, in one of two ways fixed by `INLINE`:
@@ -160,6 +161,11 @@ pub(super) struct Entries<'a, 'de, const STRICT: bool, const INLINE: bool> {
     pub(super) de: &'a mut Deserializer<'de, STRICT>,
     pub(super) keys: Paid<INLINE>,
     pub(super) values: Paid<INLINE>,
+    /// A struct's field names, which its keys are read as (see [`FieldKey`]); empty for
+    /// any other map.
+    pub(super) fields: &'static [&'static str],
+    /// The field the next key most likely names.
+    pub(super) expected_field: usize,
 }
 
 impl<'de, const STRICT: bool, const INLINE: bool> de::MapAccess<'de>
@@ -167,6 +173,7 @@ impl<'de, const STRICT: bool, const INLINE: bool> de::MapAccess<'de>
 {
     type Error = DeError;
 
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
@@ -181,6 +188,14 @@ impl<'de, const STRICT: bool, const INLINE: bool> de::MapAccess<'de>
         if !INLINE {
             self.keys
                 .pay(self.de, size_of::<K::Value>().saturating_mul(2), count)?;
+        } else if !self.fields.is_empty() {
+            return seed
+                .deserialize(FieldKey {
+                    de: self.de,
+                    fields: self.fields,
+                    expected: &mut self.expected_field,
+                })
+                .map(Some);
         }
         seed.deserialize(&mut *self.de).map(Some)
     }

@@ -408,6 +408,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     pub(super) fn visit_next_as_sequence<const INLINE: bool, V: Visitor<'de>>(
         &mut self,
         visitor: V,
+        fields: &'static [&'static str],
     ) -> Result<V::Value, DeError> {
         let item = self.next_in_recursion()?;
         let (offset, depth) = (item.offset, item.depth);
@@ -422,7 +423,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
             Paid::nothing()
         };
         let result = match item.kind {
-            Kind::Map => self.visit_map(visitor, item.len(), paid),
+            Kind::Map => self.visit_map(visitor, item.len(), paid, fields),
             Kind::Array => self.visit_seq(visitor, item.len(), paid),
             _ => self.visit_bin_as_seq(visitor, item.bytes, paid),
         };
@@ -489,7 +490,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
                 visitor.visit_newtype_struct(ExtParts::timestamp(item.timestamp))
             }
             Kind::Array => self.visit_seq(visitor, item.len(), Paid::<false>::nothing()),
-            Kind::Map => self.visit_map(visitor, item.len(), Paid::<false>::nothing()),
+            Kind::Map => self.visit_map(visitor, item.len(), Paid::<false>::nothing(), &[]),
         };
         result.map_err(|e| e.placed(offset, depth))
     }
@@ -523,12 +524,15 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         visitor: V,
         len: usize,
         paid: Paid<INLINE>,
+        fields: &'static [&'static str],
     ) -> Result<V::Value, DeError> {
         let around = self.open.enter(len.saturating_mul(2));
         let value = visitor.visit_map(Entries {
             de: self,
             keys: Paid::nothing(),
             values: paid,
+            fields,
+            expected_field: 0,
         })?;
         let items_left = self.open.innermost;
         if items_left > 0 {
@@ -669,7 +673,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        self.visit_next_as_sequence::<false, V>(visitor)
+        self.visit_next_as_sequence::<false, V>(visitor, &[])
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
@@ -715,7 +719,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _len: usize,
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        self.visit_next_as_sequence::<true, V>(visitor)
+        self.visit_next_as_sequence::<true, V>(visitor, &[])
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -724,16 +728,16 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
         _len: usize,
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        self.visit_next_as_sequence::<true, V>(visitor)
+        self.visit_next_as_sequence::<true, V>(visitor, &[])
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
-        _fields: &'static [&'static str],
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        self.visit_next_as_sequence::<true, V>(visitor)
+        self.visit_next_as_sequence::<true, V>(visitor, fields)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(

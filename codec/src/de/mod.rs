@@ -92,6 +92,7 @@ mod access;
 mod deserializer;
 mod enums;
 mod error;
+mod field_key;
 mod item;
 
 pub use deserializer::{Deserializer, HINT_ELEMENT_BYTES};

@@ -185,12 +185,23 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     #[cfg(feature = "serde")]
     pub(crate) fn peek_str(&self) -> Option<(&'a str, usize)> {
+        let (bytes, len) = self.peek_str_bytes()?;
+        Some((core::str::from_utf8(bytes).ok()?, len))
+    }
+
+    /// [`peek_str`](Self::peek_str) but for the UTF-8 check: the str's bytes, for a caller
+    /// that checks them some other way (equal to a known str's).
+    #[inline(always)]
+    #[cfg(feature = "serde")]
+    pub(crate) fn peek_str_bytes(&self) -> Option<(&'a [u8], usize)> {
         let (Header::Str(len), header_len) = Header::peek_short_body(&self.cur)? else {
             return None;
         };
         let len = self.check(Limit::StrLen, len).ok()?;
-        let text = core::str::from_utf8(self.cur.ahead(header_len, len)?).ok()?;
-        Some((text, header_len.saturating_add(len)))
+        Some((
+            self.cur.ahead(header_len, len)?,
+            header_len.saturating_add(len),
+        ))
     }
 
     /// [`peek_str`](Self::peek_str) for a bin (bin 8, within `max_bin_len`).
