@@ -1,6 +1,7 @@
 //! The workload `scripts/instruction-counts` runs under callgrind: one operation a run, on
-//! deterministic data (2,000 event documents, 20,000 tiny messages, 20,000 numeric structs),
-//! so that instruction counts compare two revisions exactly where wall-clock time is noise.
+//! deterministic data (2,000 event documents, the same with string keys, 20,000 tiny
+//! messages, 20,000 numeric structs), so that instruction counts compare two revisions exactly
+//! where wall-clock time is noise.
 
 use serde::{Deserialize, Serialize};
 use std::hint::black_box;
@@ -67,6 +68,10 @@ fn main() {
         .iter()
         .map(|e| hardpack::to_vec(e).unwrap())
         .collect();
+    let keyed_bytes: Vec<Vec<u8>> = events
+        .iter()
+        .map(|e| hardpack::ser::to_vec_named(e).unwrap())
+        .collect();
     let pings: Vec<Vec<u8>> = (0..20000u32)
         .map(|i| {
             hardpack::to_vec(&Ping {
@@ -108,6 +113,11 @@ fn main() {
         }
         "typed_event" => {
             for b in &event_bytes {
+                black_box(decoder.from_slice::<Event>(b).unwrap());
+            }
+        }
+        "typed_keyed" => {
+            for b in &keyed_bytes {
                 black_box(decoder.from_slice::<Event>(b).unwrap());
             }
         }

@@ -33,6 +33,11 @@
 //! another language wrote as bytes. Unlike rmp-serde, elements or bytes the type leaves unread
 //! are an error (`the array has 1 elements more than the type takes`).
 //!
+//! A struct read from a map reads each key as a str, as any other str is read: within
+//! `max_str_len`, and UTF-8 or refused where it starts. A key whose bytes are one of the names
+//! the struct's `deserialize_struct` was handed reaches the field visitor as that name, so it
+//! needs no UTF-8 check of its own (bytes equal to a `&str`'s are UTF-8).
+//!
 //! ## Depth
 //!
 //! serde recurses natively, through your types, once per level; the reader refuses a container
