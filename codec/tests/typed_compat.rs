@@ -911,3 +911,58 @@ fn a_struct_read_from_a_map_takes_any_key_rmp_serde_takes_and_refuses_the_rest()
         (1, 1, Some(hardpack::Limit::StrLen))
     );
 }
+
+#[test]
+fn a_struct_key_that_names_a_field_is_handed_on_as_the_fields_own_name() {
+    use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
+    const FIELDS: &[&str] = &["alpha", "beta"];
+    // For each key of the struct's map: which of FIELDS the visitor was handed, by address
+    // (`None`: a str from somewhere else, such as the input).
+    struct Keys(Vec<Option<usize>>);
+    struct Key(Option<usize>);
+    impl<'de> Deserialize<'de> for Keys {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct KeysVisitor;
+            impl<'de> Visitor<'de> for KeysVisitor {
+                type Value = Keys;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a map")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys, A::Error> {
+                    let mut keys = Vec::new();
+                    while let Some(Key(key)) = map.next_key()? {
+                        keys.push(key);
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                    Ok(Keys(keys))
+                }
+            }
+            d.deserialize_struct("Keys", FIELDS, KeysVisitor)
+        }
+    }
+    impl<'de> Deserialize<'de> for Key {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct KeyVisitor;
+            impl Visitor<'_> for KeyVisitor {
+                type Value = Key;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a field name")
+                }
+                fn visit_str<E>(self, key: &str) -> Result<Key, E> {
+                    Ok(Key(FIELDS
+                        .iter()
+                        .position(|name| name.as_ptr() == key.as_ptr())))
+                }
+            }
+            d.deserialize_identifier(KeyVisitor)
+        }
+    }
+    // {"beta": 1, "alpha": 2, "gamma": 3, "alpha" (in a str 8): 4}
+    let bytes = [
+        &[0x84, 0xa4][..],
+        b"beta\x01\xa5alpha\x02\xa5gamma\x03\xd9\x05alpha\x04",
+    ]
+    .concat();
+    let Keys(keys) = hardpack::from_slice(&bytes).unwrap();
+    assert_eq!(keys, [Some(1), Some(0), None, Some(0)]);
+}
