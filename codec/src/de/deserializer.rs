@@ -365,13 +365,13 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         if STRICT {
             return self.visit_next_read(visitor, charge);
         }
-        let (offset, depth) = (self.reader.cursor().position(), self.open.depth);
+        // A refused charge is placed where the reader stands: at the item, only peeked.
         let (visited, len): (Result<V::Value, DeError>, usize) = if BIN {
             let Some((bytes, len)) = self.reader.peek_bin() else {
                 return self.visit_next_read(visitor, charge);
             };
             if charge {
-                self.charge_at(bytes.len(), offset, depth)?;
+                self.charge(bytes.len())?;
             }
             (visitor.visit_borrowed_bytes(bytes), len)
         } else {
@@ -379,7 +379,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
                 return self.visit_next_read(visitor, charge);
             };
             if charge {
-                self.charge_at(text.len(), offset, depth)?;
+                self.charge(text.len())?;
             }
             (visitor.visit_borrowed_str(text), len)
         };
