@@ -942,6 +942,8 @@ fn a_struct_key_that_names_a_field_is_handed_on_as_the_fields_own_name() {
     }
     impl<'de> Deserialize<'de> for Key {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            // The key's deserializer is the binary format's, as the value's is.
+            assert!(!d.is_human_readable());
             struct KeyVisitor;
             impl Visitor<'_> for KeyVisitor {
                 type Value = Key;
