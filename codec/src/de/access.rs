@@ -9,6 +9,7 @@ use serde::Deserialize;
 use super::deserializer::{Deserializer, HINT_ELEMENT_BYTES};
 use super::error::DeError;
 use super::field_key::FieldKey;
+use super::forward::MapValue;
 
 /// What the elements a visitor is handed (a sequence's, or a map's keys or its values) have
 /// been paid for, in one of two ways fixed by `INLINE`:
@@ -200,18 +201,14 @@ impl<'de, const STRICT: bool, const INLINE: bool> de::MapAccess<'de>
         seed.deserialize(&mut *self.de).map(Some)
     }
 
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn next_value<V: Deserialize<'de>>(&mut self) -> Result<V, DeError> {
+        self.value(size_of::<V>(), |de| V::deserialize(MapValue { de }))
+    }
+
+    #[inline(always)]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
-        let items = self.de.open.innermost;
-        self.de.open.innermost = items.saturating_sub(1);
-        let size = size_of::<V::Value>();
-        // The values left, this one included: the first of each entry left.
-        let count = items.div_ceil(2);
-        if INLINE {
-            self.values.pay(self.de, size, count)?;
-        } else {
-            self.values.pay(self.de, size.saturating_mul(2), count)?;
-        }
-        seed.deserialize(&mut *self.de)
+        self.value(size_of::<V::Value>(), |de| seed.deserialize(de))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -219,5 +216,25 @@ impl<'de, const STRICT: bool, const INLINE: bool> de::MapAccess<'de>
         // unless the input left held two bytes for each entry, so the entries left are
         // already at most half of it.
         Some(self.de.hint(self.de.open.innermost / 2))
+    }
+}
+
+impl<'de, const STRICT: bool, const INLINE: bool> Entries<'_, 'de, STRICT, INLINE> {
+    #[inline(always)]
+    fn value<T>(
+        &mut self,
+        size: usize,
+        read: impl FnOnce(&mut Deserializer<'de, STRICT>) -> Result<T, DeError>,
+    ) -> Result<T, DeError> {
+        let items = self.de.open.innermost;
+        self.de.open.innermost = items.saturating_sub(1);
+        // The values left, this one included: the first of each entry left.
+        let count = items.div_ceil(2);
+        if INLINE {
+            self.values.pay(self.de, size, count)?;
+        } else {
+            self.values.pay(self.de, size.saturating_mul(2), count)?;
+        }
+        read(self.de)
     }
 }

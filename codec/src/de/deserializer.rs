@@ -423,7 +423,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
             Paid::nothing()
         };
         let result = match item.kind {
-            Kind::Map => self.visit_map(visitor, item.len(), paid, fields),
+            Kind::Map => self.visit_struct_map(visitor, item.len(), paid, fields),
             Kind::Array => self.visit_seq(visitor, item.len(), paid),
             _ => self.visit_bin_as_seq(visitor, item.bytes, paid),
         };
@@ -516,6 +516,20 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
             self.close();
         }
         Ok(value)
+    }
+
+    /// [`visit_map`](Self::visit_map) for a struct read from a map, out of line: inlined,
+    /// its code took the place of the array path's (hardpack's own form of a struct) in
+    /// LLVM's inlining, and the array path's reads of small structs' fields went out of line.
+    #[inline(never)]
+    fn visit_struct_map<const INLINE: bool, V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        len: usize,
+        paid: Paid<INLINE>,
+        fields: &'static [&'static str],
+    ) -> Result<V::Value, DeError> {
+        self.visit_map(visitor, len, paid, fields)
     }
 
     /// A map's `len` entries handed to `visitor`, which must read them all.

@@ -36,17 +36,6 @@ impl<const STRICT: bool> FieldKey<'_, '_, STRICT> {
     }
 }
 
-macro_rules! forward_to_main {
-    ($($method:ident)*) => {
-        $(
-            #[inline(always)]
-            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-                de::Deserializer::$method(self.de, visitor)
-            }
-        )*
-    };
-}
-
 impl<'de, const STRICT: bool> de::Deserializer<'de> for FieldKey<'_, 'de, STRICT> {
     type Error = DeError;
 
@@ -73,60 +62,5 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for FieldKey<'_, 'de, STRICT
         deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
         deserialize_option deserialize_unit deserialize_seq deserialize_map
         deserialize_ignored_any
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        de::Deserializer::deserialize_unit_struct(self.de, name, visitor)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        de::Deserializer::deserialize_newtype_struct(self.de, name, visitor)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        de::Deserializer::deserialize_tuple(self.de, len, visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        de::Deserializer::deserialize_tuple_struct(self.de, name, len, visitor)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        de::Deserializer::deserialize_struct(self.de, name, fields, visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        de::Deserializer::deserialize_enum(self.de, name, variants, visitor)
-    }
-
-    fn is_human_readable(&self) -> bool {
-        false
     }
 }

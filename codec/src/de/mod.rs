@@ -93,6 +93,10 @@
 //! error as [`DeError`], one pointer wide (see its docs for why). A strict decoder's `from_slice`
 //! runs the strict checks too.
 
+// First: its macro is used by the modules after it.
+#[macro_use]
+mod forward;
+
 mod access;
 mod deserializer;
 mod enums;
