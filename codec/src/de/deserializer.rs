@@ -422,12 +422,16 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         } else {
             Paid::nothing()
         };
-        let result = match item.kind {
-            Kind::Map => self.visit_struct_map(visitor, item.len(), paid, fields),
-            Kind::Array => self.visit_seq(visitor, item.len(), paid),
-            _ => self.visit_bin_as_seq(visitor, item.bytes, paid),
-        };
-        result.map_err(|e| e.placed(offset, depth))
+        let place = |e: DeError| e.placed(offset, depth);
+        match item.kind {
+            Kind::Map => self
+                .visit_struct_map(visitor, item.len(), paid, fields)
+                .map_err(place),
+            Kind::Array => self.visit_seq(visitor, item.len(), paid).map_err(place),
+            _ => self
+                .visit_bin_as_seq(visitor, item.bytes, paid)
+                .map_err(place),
+        }
     }
 
     /// A bin's bytes handed to `visitor` as a sequence's elements.
@@ -504,18 +508,24 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         paid: Paid<INLINE>,
     ) -> Result<V::Value, DeError> {
         let around = self.open.enter(len);
-        let value = visitor.visit_seq(Elements { de: self, paid })?;
-        let left = self.open.innermost;
-        if left > 0 {
-            return Err(de::Error::custom(format!(
-                "the array has {left} elements more than the type takes"
-            )));
+        // The value handed back from inside the `Ok` arm: by way of `?` (its `ControlFlow`)
+        // the value was copied once more on the way out.
+        match visitor.visit_seq(Elements { de: self, paid }) {
+            Ok(value) => {
+                let left = self.open.innermost;
+                if left > 0 {
+                    return Err(de::Error::custom(format!(
+                        "the array has {left} elements more than the type takes"
+                    )));
+                }
+                self.open.leave(around);
+                if len > 0 {
+                    self.close();
+                }
+                Ok(value)
+            }
+            Err(e) => Err(e),
         }
-        self.open.leave(around);
-        if len > 0 {
-            self.close();
-        }
-        Ok(value)
     }
 
     /// [`visit_map`](Self::visit_map) for a struct read from a map, out of line: inlined,
@@ -541,31 +551,38 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         fields: &'static [&'static str],
     ) -> Result<V::Value, DeError> {
         let around = self.open.enter(len.saturating_mul(2));
-        let value = visitor.visit_map(Entries {
+        let entries = Entries {
             de: self,
             keys: Paid::nothing(),
             values: paid,
             fields,
             expected_field: 0,
-        })?;
-        let items_left = self.open.innermost;
-        if items_left > 0 {
-            // Each entry is two items, its key handed out first: an odd count is a value due.
-            let message = if items_left % 2 == 1 {
-                "the type read a map key and not its value".to_string()
-            } else {
-                format!(
-                    "the map has {} entries more than the type takes",
-                    items_left / 2
-                )
-            };
-            return Err(de::Error::custom(message));
+        };
+        // As in `visit_seq`.
+        match visitor.visit_map(entries) {
+            Ok(value) => {
+                let items_left = self.open.innermost;
+                if items_left > 0 {
+                    // Each entry is two items, its key handed out first: an odd count is a
+                    // value due.
+                    let message = if items_left % 2 == 1 {
+                        "the type read a map key and not its value".to_string()
+                    } else {
+                        format!(
+                            "the map has {} entries more than the type takes",
+                            items_left / 2
+                        )
+                    };
+                    return Err(de::Error::custom(message));
+                }
+                self.open.leave(around);
+                if len > 0 {
+                    self.close();
+                }
+                Ok(value)
+            }
+            Err(e) => Err(e),
         }
-        self.open.leave(around);
-        if len > 0 {
-            self.close();
-        }
-        Ok(value)
     }
 
     /// Where the value the type read ends, once it has read all of it.

@@ -184,16 +184,21 @@ impl Decoder {
 fn value_with_stats<'de, T: Deserialize<'de>, const STRICT: bool>(
     mut de: Deserializer<'de, STRICT>,
 ) -> Result<(T, DecodeStats), Error> {
-    let value = T::deserialize(&mut de)?;
-    let consumed = de.value_end()?;
-    let charged_bytes = de.charged_bytes();
-    Ok((
-        value,
-        DecodeStats {
-            consumed,
-            charged_bytes,
-        },
-    ))
+    // As in `whole_value`.
+    match T::deserialize(&mut de) {
+        Ok(value) => {
+            let consumed = de.value_end()?;
+            let charged_bytes = de.charged_bytes();
+            Ok((
+                value,
+                DecodeStats {
+                    consumed,
+                    charged_bytes,
+                },
+            ))
+        }
+        Err(e) => Err(e.into_error()),
+    }
 }
 
 /// The one value `de` reads, which must take all `input_len` bytes. (Not by way of
@@ -203,10 +208,16 @@ fn whole_value<'de, T: Deserialize<'de>, const STRICT: bool>(
     mut de: Deserializer<'de, STRICT>,
     input_len: usize,
 ) -> Result<T, Error> {
-    let value = T::deserialize(&mut de)?;
-    let consumed = de.value_end()?;
-    Deserializer::<STRICT>::trailing(input_len, consumed)?;
-    Ok(value)
+    // The value handed back from inside the `Ok` arm: by way of `?` (its `ControlFlow`), or
+    // taken out of the arm first, the value was copied once more on the way out.
+    match T::deserialize(&mut de) {
+        Ok(value) => {
+            let consumed = de.value_end()?;
+            Deserializer::<STRICT>::trailing(input_len, consumed)?;
+            Ok(value)
+        }
+        Err(e) => Err(e.into_error()),
+    }
 }
 
 /// The one value `de` reads, and the bytes it took.
@@ -214,9 +225,14 @@ fn whole_value<'de, T: Deserialize<'de>, const STRICT: bool>(
 fn value_prefix<'de, T: Deserialize<'de>, const STRICT: bool>(
     mut de: Deserializer<'de, STRICT>,
 ) -> Result<(T, usize), Error> {
-    let value = T::deserialize(&mut de)?;
-    let consumed = de.value_end()?;
-    Ok((value, consumed))
+    // As in `whole_value`.
+    match T::deserialize(&mut de) {
+        Ok(value) => {
+            let consumed = de.value_end()?;
+            Ok((value, consumed))
+        }
+        Err(e) => Err(e.into_error()),
+    }
 }
 
 #[cfg(feature = "std")]
