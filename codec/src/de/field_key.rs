@@ -24,14 +24,14 @@ impl<const STRICT: bool> FieldKey<'_, '_, STRICT> {
     fn find(&self, bytes: &[u8]) -> Option<(usize, &'static str)> {
         let expected = *self.expected;
         if let Some(&name) = self.fields.get(expected) {
-            if name.as_bytes() == bytes {
+            if same_bytes(name.as_bytes(), bytes) {
                 return Some((expected, name));
             }
         }
         self.fields
             .iter()
             .enumerate()
-            .find(|(_, name)| name.as_bytes() == bytes)
+            .find(|(_, name)| same_bytes(name.as_bytes(), bytes))
             .map(|(at, &name)| (at, name))
     }
 }
@@ -62,5 +62,49 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for FieldKey<'_, 'de, STRICT
         deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
         deserialize_option deserialize_unit deserialize_seq deserialize_map
         deserialize_ignored_any
+    }
+}
+
+/// `a == b`, for a field name: up to 16 bytes compared in two loads a side that overlap
+/// (no call into `bcmp`), longer ones as slices.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let len = a.len();
+    if len != b.len() {
+        return false;
+    }
+    fn ends<const N: usize>(s: &[u8]) -> Option<([u8; N], [u8; N])> {
+        let head = s.first_chunk::<N>()?;
+        let tail = s.last_chunk::<N>()?;
+        Some((*head, *tail))
+    }
+    match len {
+        0 => true,
+        1..=3 => ends::<1>(a) == ends::<1>(b) && a.get(len / 2) == b.get(len / 2),
+        4..=7 => ends::<4>(a) == ends::<4>(b),
+        8..=16 => ends::<8>(a) == ends::<8>(b),
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_bytes;
+
+    #[test]
+    fn same_bytes_is_slice_equality_at_every_length_and_position() {
+        for len in 0..=40usize {
+            let a: Vec<u8> = (0..len).map(|i| b'a'.wrapping_add(i as u8)).collect();
+            assert!(same_bytes(&a, &a.clone()), "len {len}");
+            for at in 0..len {
+                let mut b = a.clone();
+                b[at] ^= 0x20;
+                assert!(!same_bytes(&a, &b), "len {len}, differing at {at}");
+                assert!(!same_bytes(&b, &a), "len {len}, differing at {at}");
+            }
+            let longer: Vec<u8> = a.iter().copied().chain([b'z']).collect();
+            assert!(!same_bytes(&a, &longer), "len {len} against {}", len + 1);
+            assert!(!same_bytes(&longer, &a), "len {} against {len}", len + 1);
+        }
     }
 }
