@@ -54,15 +54,7 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for FieldKey<'_, 'de, STRICT
         de::Deserializer::deserialize_identifier(self.de, visitor)
     }
 
-    forward_to_main! {
-        deserialize_any deserialize_bool
-        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
-        deserialize_f32 deserialize_f64 deserialize_char
-        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_option deserialize_unit deserialize_seq deserialize_map
-        deserialize_ignored_any
-    }
+    forward_to_main!();
 }
 
 /// `a == b`, for a field name: up to 16 bytes compared in two loads a side that overlap

@@ -7,16 +7,27 @@ use super::deserializer::Deserializer;
 use super::error::DeError;
 
 /// The methods of `serde::Deserializer` that a wrapper (a struct whose field `de` is the main
-/// deserializer) hands to it unchanged: the one-visitor methods named, and every method that
-/// takes more.
+/// deserializer) hands to it unchanged: every one but `deserialize_identifier`, which each
+/// wrapper writes or forwards itself (`forward_to_main!(@visitor deserialize_identifier)`).
 macro_rules! forward_to_main {
-    ($($method:ident)*) => {
+    (@visitor $($method:ident)*) => {
         $(
             #[inline(always)]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
                 serde::de::Deserializer::$method(self.de, visitor)
             }
         )*
+    };
+    () => {
+        forward_to_main! { @visitor
+            deserialize_any deserialize_bool
+            deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+            deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+            deserialize_f32 deserialize_f64 deserialize_char
+            deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
+            deserialize_option deserialize_unit deserialize_seq deserialize_map
+            deserialize_ignored_any
+        }
 
         fn deserialize_unit_struct<V: Visitor<'de>>(
             self,
@@ -87,13 +98,6 @@ pub(super) struct MapValue<'a, 'de, const STRICT: bool> {
 impl<'de, const STRICT: bool> serde::de::Deserializer<'de> for MapValue<'_, 'de, STRICT> {
     type Error = DeError;
 
-    forward_to_main! {
-        deserialize_any deserialize_bool
-        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
-        deserialize_f32 deserialize_f64 deserialize_char
-        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_option deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier deserialize_ignored_any
-    }
+    forward_to_main!();
+    forward_to_main!(@visitor deserialize_identifier);
 }
