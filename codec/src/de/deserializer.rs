@@ -451,6 +451,8 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         let value = visitor.visit_seq(&mut elements)?;
         let left = elements.bytes.len();
         if left > 0 {
+            // As in `visit_seq`.
+            drop(value);
             return Err(de::Error::custom(format!(
                 "the bin has {left} bytes more than the type takes"
             )));
@@ -516,6 +518,10 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
             Ok(value) => {
                 let left = self.open.innermost;
                 if left > 0 {
+                    // Dropped before the error is made: the value is built where the result
+                    // goes, which an error made first would take, so the value was copied
+                    // aside on every decode, to be dropped after the error was made.
+                    drop(value);
                     return Err(de::Error::custom(format!(
                         "the array has {left} elements more than the type takes"
                     )));
@@ -565,6 +571,8 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
             Ok(value) => {
                 let items_left = self.open.innermost;
                 if items_left > 0 {
+                    // As in `visit_seq`.
+                    drop(value);
                     // Each entry is two items, its key handed out first: an odd count is a
                     // value due.
                     let message = if items_left % 2 == 1 {
@@ -788,6 +796,8 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
                 let around = self.open.enter(2);
                 let variant = visitor.visit_enum(VariantOf { de: &mut *self })?;
                 if self.open.innermost != 0 {
+                    // As in `visit_seq`.
+                    drop(variant);
                     return Err(DeError::about_item(
                         "the type read an enum's variant and not its content".into(),
                         offset,
