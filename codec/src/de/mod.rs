@@ -147,8 +147,8 @@ impl Decoder {
     pub fn from_slice<'de, T: Deserialize<'de>>(&self, input: &'de [u8]) -> Result<T, Error> {
         // A small value is decoded in the caller's frame: there is no frame to set up, and
         // the limits of a decoder the caller holds are often constants there. A larger one is
-        // decoded out of line: inlined, the caller moved it out of the decode's result in
-        // loads that straddled the decode's stores, and each such load stalled.
+        // decoded out of line: inlined, the caller copied it out of the decode's result (whose
+        // error is a `DeError`) in unaligned loads over the decode's stores, and ran slower.
         if size_of::<T>() <= INLINED_VALUE_BYTES {
             self.decode_whole_inline(input)
         } else {
