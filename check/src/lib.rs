@@ -140,9 +140,13 @@ mod generic;
 pub mod guard;
 #[cfg(feature = "html")]
 pub mod html;
+mod msgpack;
+pub mod mutate;
 mod payload;
 mod report;
 mod run;
+pub mod sample;
+mod search;
 pub mod shape;
 mod typed;
 

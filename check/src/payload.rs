@@ -13,6 +13,14 @@ pub struct Payload {
     pub what: String,
     /// The MessagePack (or deliberately not MessagePack) bytes.
     pub bytes: Vec<u8>,
+    /// The place of the type (or of a sample) it attacks, as its id names it
+    /// (`Request.params`); `None` for one that attacks the whole document.
+    pub place: Option<String>,
+    /// Where the attack starts in `bytes`: a refusal at or after it got to the place.
+    pub offset: Option<usize>,
+    /// For a valid document: the places it holds. Decoded, it shows the decoder gets to
+    /// each of them, so a refusal of an attack there is the place's own.
+    pub reaches: Vec<String>,
 }
 
 impl Payload {
@@ -22,7 +30,17 @@ impl Payload {
             id: id.into(),
             what: what.into(),
             bytes,
+            place: None,
+            offset: None,
+            reaches: Vec::new(),
         }
+    }
+
+    /// The payload, attacking `place` from byte `offset` on.
+    pub fn at_place(mut self, place: impl Into<String>, offset: usize) -> Self {
+        self.place = Some(place.into());
+        self.offset = Some(offset);
+        self
     }
 }
 

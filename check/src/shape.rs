@@ -16,9 +16,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::de::{
-    self, DeserializeOwned, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
+    self, Deserialize, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
     VariantAccess, Visitor,
 };
+
+pub use crate::sample::Sample;
+use crate::sample::SampleDeserializer;
+use crate::search::{alternatives, probes, refine, Branch, Candidate};
 
 /// What a place of a type holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,9 +61,15 @@ pub enum Shape {
     Tuple(Vec<Shape>),
     /// A named struct or enum, described in the trace's containers.
     Named(String),
-    /// A place read with `deserialize_any` (or `deserialize_ignored_any`): whatever it
-    /// accepts, the tracer cannot see. It gets the generic payloads.
+    /// A place read with `deserialize_any` (or `deserialize_ignored_any`) that accepts every
+    /// kind of value (`hardpack::Value`, `serde_json::Value`): it gets the generic payloads.
     Opaque,
+    /// A place the tracer cannot see into or whose `Deserialize` refuses its kind's
+    /// smallest value (an internally, adjacently or untagged enum, a flattened struct, a
+    /// validating hand-written `Deserialize`), with the values it was found to accept, one
+    /// per variant where it has variants. Its attacks are these samples mutated place by
+    /// place ([`crate::mutate`]).
+    Sampled(Vec<Sample>),
 }
 
 /// A named struct or enum.
@@ -100,6 +110,8 @@ pub struct Traced {
     pub root: Shape,
     /// Each named container, by the name serde gives it.
     pub containers: BTreeMap<String, Container>,
+    /// How many times the tracer ran the type's `Deserialize`.
+    pub runs: usize,
 }
 
 /// Why a type's shape could not be traced.
@@ -124,22 +136,28 @@ impl fmt::Display for TraceError {
 impl std::error::Error for TraceError {}
 
 /// How many times the type's `Deserialize` may run before the trace gives up: one run per
-/// enum variant, per recursion found and per probe of a `deserialize_any` place.
-const MAX_RUNS: usize = 4096;
+/// enum variant, per recursion found and per value tried at a place that searches one.
+const MAX_RUNS: usize = 20_000;
 
-/// Traces `T`'s shape.
-pub fn trace<T: DeserializeOwned>() -> Result<Traced, TraceError> {
+/// Traces `T`'s shape. `T` may borrow (`&'a str`, `Cow` with `borrow`): the tracer hands
+/// borrowed values, so any `T: Deserialize<'static>` can be traced, which every
+/// `DeserializeOwned` type is.
+pub fn trace<T: Deserialize<'static>>() -> Result<Traced, TraceError> {
     let type_name = std::any::type_name::<T>();
     let mut state = State::default();
     let mut root = None;
     let mut last_error = None;
-    for _ in 0..MAX_RUNS {
+    let mut runs = 0;
+    while runs < MAX_RUNS {
+        runs += 1;
         state.begin_run();
         let mut shape = ShapeOf::default();
         let result = T::deserialize(Recording {
             tracer: Tracer {
                 state: &mut state,
                 place: String::new(),
+                scope: String::new(),
+                rel: String::new(),
             },
             shape: &mut shape,
         });
@@ -147,6 +165,10 @@ pub fn trace<T: DeserializeOwned>() -> Result<Traced, TraceError> {
             Ok(_) => {
                 root = shape.0;
                 last_error = None;
+                if state.accept_run() {
+                    // A place searching further (another variant of what it accepts).
+                    continue;
+                }
                 if !state.explore_next_variant() {
                     break;
                 }
@@ -165,18 +187,33 @@ pub fn trace<T: DeserializeOwned>() -> Result<Traced, TraceError> {
         }
     }
     match (root, last_error) {
-        (Some(root), _) => Ok(Traced {
-            type_name,
-            root,
-            containers: state.containers,
-        }),
+        (Some(root), _) => {
+            let mut traced = Traced {
+                type_name,
+                root,
+                containers: state.containers,
+                runs,
+            };
+            apply_samples(&mut traced, &state.searches);
+            Ok(traced)
+        }
         (None, reason) => Err(TraceError {
             type_name,
             reason: match reason.as_deref() {
                 Some(RECURSED) => "it recurses with no place to stop (no Option, sequence, \
                     map or enum variant that ends)"
                     .into(),
-                Some(reason) => format!("its Deserialize refused every value tried: {reason}"),
+                Some(reason) => format!(
+                    "its Deserialize refused every value tried ({runs} runs){}: {reason}",
+                    state
+                        .last_blamed
+                        .as_deref()
+                        .map(|p| format!(
+                            ", the last at `{}`",
+                            if p.is_empty() { "the root" } else { p }
+                        ))
+                        .unwrap_or_default()
+                ),
                 None => format!("no run of its Deserialize ended in {MAX_RUNS} tries"),
             },
         }),
@@ -204,8 +241,145 @@ impl de::Error for TraceFailure {
 /// The error with which a run stops where it recursed into a container it is inside.
 const RECURSED: &str = "hardpack-check: recursed";
 
-/// The values handed to a `deserialize_any` place, one a run until the type accepts one.
-const PROBES: usize = 8;
+/// How many values a place that searches may try.
+const MAX_TRIES: usize = 400;
+/// How many accepted values a place that searches keeps (one per variant, mostly).
+const MAX_ACCEPTED: usize = 12;
+
+/// What a place that searches for a value it accepts is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Searching {
+    /// A leaf (int, str, bytes, ...): its smallest value first, then others of its kind.
+    Leaf,
+    /// A place read with `deserialize_any`: one value of each kind, then what refusals ask.
+    Any,
+    /// A map, a sequence or a struct: traced as a type until a refusal blames it (a struct
+    /// with a flattened field, a visitor that wants more elements, an adjacently tagged
+    /// enum), then handed samples.
+    Collection,
+}
+
+/// A place's search for the values it accepts.
+struct Search {
+    kind: Searching,
+    /// Whether it hands samples (always, but for a collection still traced as a type).
+    sampling: bool,
+    /// What it hands this run.
+    current: Candidate,
+    /// What it tries next, the next last.
+    stack: Vec<Candidate>,
+    /// How many refinements it made (each numbers its candidates' lineage).
+    refinements: u32,
+    /// What it has tried, encoded.
+    tried: BTreeSet<Vec<u8>>,
+    accepted: Vec<Sample>,
+    /// The first value it handed (a leaf's smallest value of its kind).
+    default: Sample,
+    tries: usize,
+    /// Done: it hands its first accepted value from now on.
+    settled: bool,
+    /// For a tag read as an identifier inside a struct: the struct's place, which takes
+    /// over the search once the refusal names the variants.
+    parent_struct: Option<String>,
+}
+
+impl Search {
+    fn new(kind: Searching, first: Sample, then: Vec<Sample>) -> Self {
+        // The first values are one of each kind: for a place read with deserialize_any, each
+        // may be a variant of an untagged enum.
+        let mut stack: Vec<Candidate> = then
+            .into_iter()
+            .enumerate()
+            .map(|(i, value)| {
+                let mut c = Candidate::new(value);
+                c.lineage.push(Branch {
+                    refinement: 0,
+                    index: i as u32 + 1,
+                    variant: true,
+                });
+                c
+            })
+            .collect();
+        stack.reverse();
+        Search {
+            kind,
+            sampling: kind != Searching::Collection,
+            current: {
+                let mut c = Candidate::new(first.clone());
+                c.lineage.push(Branch {
+                    refinement: 0,
+                    index: 0,
+                    variant: true,
+                });
+                c
+            },
+            stack,
+            refinements: 0,
+            tried: BTreeSet::new(),
+            accepted: Vec::new(),
+            default: first,
+            tries: 1,
+            settled: false,
+            parent_struct: None,
+        }
+    }
+
+    /// The next untried candidate, if any is left within the budget.
+    fn next(&mut self) -> bool {
+        while let Some(next) = self.stack.pop() {
+            if self.tries >= MAX_TRIES {
+                break;
+            }
+            if self.tried.insert(next.tree.to_bytes()) {
+                self.current = next;
+                self.tries += 1;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Puts what a refinement made on the stack, the first to be tried next.
+    fn push_refined(&mut self, refined: Vec<Candidate>) {
+        self.refinements += 1;
+        let refinement = self.refinements;
+        for (i, mut c) in refined.into_iter().enumerate().rev() {
+            c.lineage.push(Branch {
+                refinement,
+                index: i as u32,
+                variant: c.names_variant,
+            });
+            c.names_variant = false;
+            self.stack.push(c);
+        }
+    }
+
+    /// Back to what it is known to accept (or its first value), for good.
+    fn settle(&mut self) {
+        self.settled = true;
+        self.current = Candidate::new(
+            self.accepted
+                .first()
+                .cloned()
+                .unwrap_or_else(|| self.default.clone()),
+        );
+    }
+
+    /// The current candidate was refused with `message`: tries the next. False when none is
+    /// left.
+    fn blame(&mut self, message: &str) -> bool {
+        if self.settled {
+            return false;
+        }
+        self.tried.insert(self.current.tree.to_bytes());
+        self.push_refined(refine(&self.current, message));
+        if self.next() {
+            return true;
+        }
+        self.settle();
+        false
+    }
+}
 
 #[derive(Default)]
 struct State {
@@ -231,10 +405,16 @@ struct State {
     tried_variants: BTreeMap<String, BTreeSet<usize>>,
     /// Each enum's variant names, and the first place it was met.
     enums: BTreeMap<String, (Vec<&'static str>, String)>,
-    /// The probe each `deserialize_any` place gets this run.
-    probe_at: BTreeMap<String, usize>,
-    /// The `deserialize_any` place the run reached last (blamed for a failure after it).
-    last_any: Option<String>,
+    /// Each place that searches a value it accepts, by its key (the innermost container's
+    /// name and the path inside it).
+    searches: BTreeMap<String, Search>,
+    /// The searching places this run read, in order (a collection also when it ended): the
+    /// last is blamed for a refusal.
+    read: Vec<String>,
+    /// The structs this run is inside, by key.
+    struct_keys: Vec<String>,
+    /// The place blamed last, for the error when nothing is accepted.
+    last_blamed: Option<String>,
 }
 
 impl State {
@@ -243,7 +423,8 @@ impl State {
         self.escapable.clear();
         self.cut_at = None;
         self.learned = false;
-        self.last_any = None;
+        self.read.clear();
+        self.struct_keys.clear();
     }
 
     /// Sets up the next run to take a variant not yet taken. False when every variant of
@@ -260,6 +441,57 @@ impl State {
         false
     }
 
+    /// What the searching place `key` hands this run (created with `first`, then `then`).
+    fn search_value(
+        &mut self,
+        key: &str,
+        kind: Searching,
+        first: impl FnOnce() -> (Sample, Vec<Sample>),
+    ) -> Option<Sample> {
+        let search = self.searches.entry(key.to_string()).or_insert_with(|| {
+            let (first, then) = first();
+            Search::new(kind, first, then)
+        });
+        self.read.push(key.to_string());
+        search.sampling.then(|| search.current.tree.clone())
+    }
+
+    /// A run went through: every place it read accepts what it was handed. True when a
+    /// place searches on (for the other variants of what it accepts).
+    fn accept_run(&mut self) -> bool {
+        let mut more = false;
+        let mut read = std::mem::take(&mut self.read);
+        read.dedup();
+        for key in &read {
+            let Some(search) = self.searches.get_mut(key) else {
+                continue;
+            };
+            if search.settled {
+                continue;
+            }
+            let value = search.current.tree.clone();
+            search.tried.insert(value.to_bytes());
+            if !search.sampling {
+                // A collection traced as a type: it needs no search.
+                search.settled = true;
+                continue;
+            }
+            if !search.accepted.contains(&value) {
+                search.accepted.push(value);
+            }
+            // Other guesses at the value just found are not tried; other variants are.
+            let found = search.current.clone();
+            search.stack.retain(|c| !c.superseded_by(&found));
+            let explores = search.kind != Searching::Leaf;
+            if explores && search.accepted.len() < MAX_ACCEPTED && search.next() {
+                more = true;
+            } else {
+                search.settle();
+            }
+        }
+        more
+    }
+
     /// After a failed run: changes what the next run does so that it gets past the failure.
     /// False when nothing is left to change.
     fn recover(&mut self, error: &TraceFailure) -> bool {
@@ -270,13 +502,64 @@ impl State {
             };
             return escaped || self.learned;
         }
-        // The type refused a value: the last deserialize_any place gets its next probe.
-        if let Some(place) = self.last_any.take() {
-            let probe = self.probe_at.entry(place).or_insert(0);
-            *probe += 1;
-            return *probe < PROBES;
+        // The last place read is blamed first; when it has nothing left to try, the one
+        // before it.
+        let mut read = std::mem::take(&mut self.read);
+        read.dedup();
+        for key in read.iter().rev() {
+            let Some(search) = self.searches.get_mut(key) else {
+                continue;
+            };
+            self.last_blamed = Some(key.clone());
+            if search.kind == Searching::Leaf && error.0.starts_with("unknown variant ") {
+                // A tag read as an identifier (an adjacently tagged enum read as a
+                // sequence): the struct holding it is searched as a map, one variant each.
+                if let Some(parent) = search.parent_struct.clone() {
+                    if self.sample_struct(&parent, key, &error.0) {
+                        return true;
+                    }
+                }
+            }
+            let search = self.searches.get_mut(key).expect("looked up above");
+            if search.kind == Searching::Collection && !search.sampling {
+                // Handed an empty one next, then what the refusal asks of it.
+                search.sampling = true;
+                search.current = Candidate::new(search.default.clone());
+                search.stack.clear();
+                let refined = refine(&search.current, &error.0);
+                search.push_refined(refined);
+                return true;
+            }
+            if search.blame(&error.0) {
+                return true;
+            }
         }
         false
+    }
+
+    /// Makes the struct at `parent` search maps holding its tag field (`tag_key` names it)
+    /// set to each variant the refusal names.
+    fn sample_struct(&mut self, parent: &str, tag_key: &str, message: &str) -> bool {
+        let Some(field) = tag_key.rsplit('.').next() else {
+            return false;
+        };
+        let names = crate::search::refine(
+            &Candidate::new(Sample::Map(vec![(
+                Sample::Str(field.to_string()),
+                Sample::Str(String::new()),
+            )])),
+            message,
+        );
+        let Some(search) = self.searches.get_mut(parent) else {
+            return false;
+        };
+        if search.sampling || names.is_empty() {
+            return false;
+        }
+        search.sampling = true;
+        search.stack.clear();
+        search.push_refined(names);
+        search.next()
     }
 
     fn record_container(&mut self, name: &str, container: Container) {
@@ -296,11 +579,93 @@ impl State {
     }
 }
 
+/// Puts what the searches found into the shapes: a place that accepts only values other
+/// than its kind's smallest, or that the tracer could not see into, holds the samples it
+/// accepted ([`Shape::Sampled`]); one that accepts every kind of value stays
+/// [`Shape::Opaque`].
+fn apply_samples(traced: &mut Traced, searches: &BTreeMap<String, Search>) {
+    let found = |key: &str| -> Option<Shape> {
+        let search = searches.get(key)?;
+        if !search.sampling || search.accepted.is_empty() {
+            return None;
+        }
+        match search.kind {
+            Searching::Leaf if search.accepted.first() == Some(&search.default) => None,
+            Searching::Any if probes().iter().all(|p| search.accepted.contains(p)) => None,
+            _ => Some(Shape::Sampled(search.accepted.clone())),
+        }
+    };
+    let mut root = traced.root.clone();
+    replace_sampled(&mut root, "", &found);
+    traced.root = root;
+    for (name, container) in traced.containers.iter_mut() {
+        match container {
+            Container::UnitStruct => {}
+            Container::Newtype(inner) => replace_sampled(inner, &format!("{name}.0"), &found),
+            Container::TupleStruct(shapes) => {
+                for (i, s) in shapes.iter_mut().enumerate() {
+                    replace_sampled(s, &format!("{name}.{i}"), &found);
+                }
+            }
+            Container::Struct(fields) => {
+                for (field, s) in fields.iter_mut() {
+                    replace_sampled(s, &format!("{name}.{field}"), &found);
+                }
+            }
+            Container::Enum(variants) => {
+                for (variant, content) in variants.iter_mut() {
+                    let at = format!("{name}::{variant}");
+                    match content {
+                        Some(Variant::Newtype(s)) => replace_sampled(s, &at, &found),
+                        Some(Variant::Tuple(shapes)) => {
+                            for (i, s) in shapes.iter_mut().enumerate() {
+                                replace_sampled(s, &format!("{at}.{i}"), &found);
+                            }
+                        }
+                        Some(Variant::Struct(fields)) => {
+                            for (field, s) in fields.iter_mut() {
+                                replace_sampled(s, &format!("{at}.{field}"), &found);
+                            }
+                        }
+                        Some(Variant::Unit) | None => {}
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Replaces the shape at `key`, and the shapes inside it up to the next named container,
+/// by what their search found.
+fn replace_sampled(shape: &mut Shape, key: &str, found: &dyn Fn(&str) -> Option<Shape>) {
+    if let Some(sampled) = found(key) {
+        *shape = sampled;
+        return;
+    }
+    match shape {
+        Shape::Option(inner) => replace_sampled(inner, &format!("{key}?"), found),
+        Shape::Seq(inner) => replace_sampled(inner, &format!("{key}[]"), found),
+        Shape::Map { key: k, value } => {
+            replace_sampled(k, &format!("{key}{{key}}"), found);
+            replace_sampled(value, &format!("{key}{{}}"), found);
+        }
+        Shape::Tuple(shapes) => {
+            for (i, s) in shapes.iter_mut().enumerate() {
+                replace_sampled(s, &format!("{key}.{i}"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The tracing deserializer's position: the run's state and where it reads, as a path from
-/// the root (`.params[]`).
+/// the root (`.params[]`) and as a key: the innermost named container and the path inside it
+/// (`Param::List[]`), which names the same place wherever the container appears.
 struct Tracer<'s> {
     state: &'s mut State,
     place: String,
+    scope: String,
+    rel: String,
 }
 
 impl Tracer<'_> {
@@ -308,7 +673,14 @@ impl Tracer<'_> {
         Tracer {
             state: self.state,
             place: format!("{}{suffix}", self.place),
+            scope: self.scope.clone(),
+            rel: format!("{}{suffix}", self.rel),
         }
+    }
+
+    /// The place's key: its container's name and the path inside it.
+    fn key(&self) -> String {
+        format!("{}{}", self.scope, self.rel)
     }
 
     fn saw(&mut self, shape: &Shape) {
@@ -350,7 +722,12 @@ impl Tracer<'_> {
             return Err(self.recursed());
         }
         self.state.open.push(name.to_string());
+        let outer = (
+            std::mem::replace(&mut self.scope, name.to_string()),
+            std::mem::take(&mut self.rel),
+        );
         let result = read(self);
+        (self.scope, self.rel) = outer;
         self.state.open.pop();
         let (value, container) = result?;
         self.state.record_container(name, container);
@@ -370,7 +747,7 @@ impl Tracer<'_> {
 }
 
 /// Reads `seed` at the tracer's place followed by `suffix`; the value and the shape it took.
-fn read_at<'de, S: DeserializeSeed<'de>>(
+fn read_at<S: DeserializeSeed<'static>>(
     tracer: &mut Tracer<'_>,
     suffix: &str,
     seed: S,
@@ -389,16 +766,21 @@ struct Fields<'a, 's> {
     tracer: &'a mut Tracer<'s>,
     names: Vec<String>,
     shapes: Vec<Shape>,
+    /// A searching sequence's key, read again when the visitor finds its end.
+    ends: Option<String>,
 }
 
-impl<'de> SeqAccess<'de> for Fields<'_, '_> {
+impl SeqAccess<'static> for Fields<'_, '_> {
     type Error = TraceFailure;
 
-    fn next_element_seed<S: DeserializeSeed<'de>>(
+    fn next_element_seed<S: DeserializeSeed<'static>>(
         &mut self,
         seed: S,
     ) -> Result<Option<S::Value>, TraceFailure> {
         let Some(name) = self.names.get(self.shapes.len()).cloned() else {
+            if let Some(key) = &self.ends {
+                self.tracer.state.read.push(key.clone());
+            }
             return Ok(None);
         };
         let (value, shape) = read_at(self.tracer, &name, seed)?;
@@ -413,7 +795,7 @@ impl<'de> SeqAccess<'de> for Fields<'_, '_> {
 
 /// Hands `visitor` one element for each of `names` (read at the place followed by the name);
 /// the value and the shape of each element.
-fn read_fields<'de, V: Visitor<'de>>(
+fn read_fields<V: Visitor<'static>>(
     tracer: &mut Tracer<'_>,
     names: Vec<String>,
     visitor: V,
@@ -422,6 +804,7 @@ fn read_fields<'de, V: Visitor<'de>>(
         tracer,
         names,
         shapes: Vec::new(),
+        ends: None,
     };
     let value = visitor.visit_seq(&mut seq)?;
     Ok((value, seq.shapes))
@@ -441,16 +824,19 @@ struct Entry<'a, 's> {
     tracer: &'a mut Tracer<'s>,
     key: Option<Shape>,
     value: Option<Shape>,
+    /// The map's key, read again when the visitor finds its end.
+    ends: String,
 }
 
-impl<'de> MapAccess<'de> for Entry<'_, '_> {
+impl MapAccess<'static> for Entry<'_, '_> {
     type Error = TraceFailure;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(
+    fn next_key_seed<K: DeserializeSeed<'static>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, TraceFailure> {
         if self.key.is_some() {
+            self.tracer.state.read.push(self.ends.clone());
             return Ok(None);
         }
         let (key, shape) = read_at(self.tracer, "{key}", seed)?;
@@ -458,7 +844,7 @@ impl<'de> MapAccess<'de> for Entry<'_, '_> {
         Ok(Some(key))
     }
 
-    fn next_value_seed<V: DeserializeSeed<'de>>(
+    fn next_value_seed<V: DeserializeSeed<'static>>(
         &mut self,
         seed: V,
     ) -> Result<V::Value, TraceFailure> {
@@ -475,10 +861,10 @@ impl<'de> MapAccess<'de> for Entry<'_, '_> {
 /// An empty sequence or map.
 struct Empty;
 
-impl<'de> SeqAccess<'de> for Empty {
+impl SeqAccess<'static> for Empty {
     type Error = TraceFailure;
 
-    fn next_element_seed<S: DeserializeSeed<'de>>(
+    fn next_element_seed<S: DeserializeSeed<'static>>(
         &mut self,
         _seed: S,
     ) -> Result<Option<S::Value>, TraceFailure> {
@@ -490,17 +876,17 @@ impl<'de> SeqAccess<'de> for Empty {
     }
 }
 
-impl<'de> MapAccess<'de> for Empty {
+impl MapAccess<'static> for Empty {
     type Error = TraceFailure;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(
+    fn next_key_seed<K: DeserializeSeed<'static>>(
         &mut self,
         _seed: K,
     ) -> Result<Option<K::Value>, TraceFailure> {
         Ok(None)
     }
 
-    fn next_value_seed<V: DeserializeSeed<'de>>(
+    fn next_value_seed<V: DeserializeSeed<'static>>(
         &mut self,
         _seed: V,
     ) -> Result<V::Value, TraceFailure> {
@@ -519,11 +905,11 @@ struct Choice<'a, 's> {
     content: &'a mut Option<Variant>,
 }
 
-impl<'a, 's, 'de> EnumAccess<'de> for Choice<'a, 's> {
+impl<'a, 's> EnumAccess<'static> for Choice<'a, 's> {
     type Error = TraceFailure;
     type Variant = Self;
 
-    fn variant_seed<S: DeserializeSeed<'de>>(
+    fn variant_seed<S: DeserializeSeed<'static>>(
         self,
         seed: S,
     ) -> Result<(S::Value, Self), TraceFailure> {
@@ -533,7 +919,7 @@ impl<'a, 's, 'de> EnumAccess<'de> for Choice<'a, 's> {
     }
 }
 
-impl<'de> VariantAccess<'de> for Choice<'_, '_> {
+impl VariantAccess<'static> for Choice<'_, '_> {
     type Error = TraceFailure;
 
     fn unit_variant(self) -> Result<(), TraceFailure> {
@@ -541,16 +927,17 @@ impl<'de> VariantAccess<'de> for Choice<'_, '_> {
         Ok(())
     }
 
-    fn newtype_variant_seed<S: DeserializeSeed<'de>>(
+    fn newtype_variant_seed<S: DeserializeSeed<'static>>(
         mut self,
         seed: S,
     ) -> Result<S::Value, TraceFailure> {
-        let (value, shape) = read_at(&mut self.tracer, ".0", seed)?;
+        // Named as the writer names it: the variant is the place.
+        let (value, shape) = read_at(&mut self.tracer, "", seed)?;
         *self.content = Some(Variant::Newtype(shape));
         Ok(value)
     }
 
-    fn tuple_variant<V: Visitor<'de>>(
+    fn tuple_variant<V: Visitor<'static>>(
         mut self,
         len: usize,
         visitor: V,
@@ -560,7 +947,7 @@ impl<'de> VariantAccess<'de> for Choice<'_, '_> {
         Ok(value)
     }
 
-    fn struct_variant<V: Visitor<'de>>(
+    fn struct_variant<V: Visitor<'static>>(
         mut self,
         fields: &'static [&'static str],
         visitor: V,
@@ -589,142 +976,187 @@ impl Recording<'_, '_> {
     }
 }
 
+impl Recording<'_, '_> {
+    /// A leaf: the value its search hands this run, the smallest of its kind first.
+    fn leaf<V: Visitor<'static>>(
+        mut self,
+        shape: Shape,
+        visitor: V,
+    ) -> Result<V::Value, TraceFailure> {
+        self.found(shape.clone());
+        let key = self.tracer.key();
+        let direct_field = self.tracer.rel.matches(['.', '[', '{', '?', ':']).count() == 1
+            && self.tracer.rel.starts_with('.');
+        let parent = self.tracer.state.struct_keys.last().cloned();
+        let state = &mut *self.tracer.state;
+        let value = state
+            .search_value(&key, Searching::Leaf, || leaf_values(&shape))
+            .unwrap_or(Sample::Nil);
+        if let Some(search) = state.searches.get_mut(&key) {
+            if direct_field && search.parent_struct.is_none() {
+                search.parent_struct = parent;
+            }
+        }
+        de::Deserializer::deserialize_any(SampleDeserializer::new(&value), visitor)
+    }
+
+    /// What a searching collection (sequence, map, struct) at this place hands this run: a
+    /// sample once a refusal has blamed it, `None` while it is traced as a type.
+    fn collection_sample(&mut self, empty: Sample) -> Option<Sample> {
+        let key = self.tracer.key();
+        self.tracer
+            .state
+            .search_value(&key, Searching::Collection, || (empty, Vec::new()))
+    }
+}
+
+/// The values a leaf of `shape` is handed: its smallest, then others of its kind.
+fn leaf_values(shape: &Shape) -> (Sample, Vec<Sample>) {
+    let first = match shape {
+        Shape::Unit | Shape::Opaque => Sample::Nil,
+        Shape::Bool => Sample::Bool(false),
+        Shape::Int { .. } => Sample::Int(0),
+        Shape::Float(_) => Sample::F64(0.0),
+        Shape::Char => Sample::Str("a".into()),
+        Shape::Str => Sample::Str(String::new()),
+        Shape::Bytes => Sample::Bin(Vec::new()),
+        _ => Sample::Nil,
+    };
+    let mut then = alternatives(first.kind());
+    if let Shape::Int { signed: false, .. } = shape {
+        then.retain(|s| !matches!(s, Sample::Int(n) if *n < 0));
+    }
+    if *shape == Shape::Char {
+        then = vec![Sample::Str("0".into())];
+    }
+    (first, then)
+}
+
 macro_rules! leaf {
-    ($method:ident, $shape:expr, $visit:ident $(, $value:expr)?) => {
-        fn $method<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, TraceFailure> {
-            self.found($shape);
-            visitor.$visit($($value)?)
+    ($method:ident, $shape:expr) => {
+        fn $method<V: Visitor<'static>>(self, visitor: V) -> Result<V::Value, TraceFailure> {
+            self.leaf($shape, visitor)
         }
     };
 }
 
-impl<'de> de::Deserializer<'de> for Recording<'_, '_> {
+impl de::Deserializer<'static> for Recording<'_, '_> {
     type Error = TraceFailure;
 
     fn is_human_readable(&self) -> bool {
         false
     }
 
-    leaf!(deserialize_bool, Shape::Bool, visit_bool, false);
+    leaf!(deserialize_bool, Shape::Bool);
     leaf!(
         deserialize_i8,
         Shape::Int {
             signed: true,
             bits: 8
-        },
-        visit_i8,
-        0
+        }
     );
     leaf!(
         deserialize_i16,
         Shape::Int {
             signed: true,
             bits: 16
-        },
-        visit_i16,
-        0
+        }
     );
     leaf!(
         deserialize_i32,
         Shape::Int {
             signed: true,
             bits: 32
-        },
-        visit_i32,
-        0
+        }
     );
     leaf!(
         deserialize_i64,
         Shape::Int {
             signed: true,
             bits: 64
-        },
-        visit_i64,
-        0
+        }
     );
     leaf!(
         deserialize_i128,
         Shape::Int {
             signed: true,
             bits: 128
-        },
-        visit_i128,
-        0
+        }
     );
     leaf!(
         deserialize_u8,
         Shape::Int {
             signed: false,
             bits: 8
-        },
-        visit_u8,
-        0
+        }
     );
     leaf!(
         deserialize_u16,
         Shape::Int {
             signed: false,
             bits: 16
-        },
-        visit_u16,
-        0
+        }
     );
     leaf!(
         deserialize_u32,
         Shape::Int {
             signed: false,
             bits: 32
-        },
-        visit_u32,
-        0
+        }
     );
     leaf!(
         deserialize_u64,
         Shape::Int {
             signed: false,
             bits: 64
-        },
-        visit_u64,
-        0
+        }
     );
     leaf!(
         deserialize_u128,
         Shape::Int {
             signed: false,
             bits: 128
-        },
-        visit_u128,
-        0
-    );
-    leaf!(deserialize_f32, Shape::Float(32), visit_f32, 0.0);
-    leaf!(deserialize_f64, Shape::Float(64), visit_f64, 0.0);
-    leaf!(deserialize_char, Shape::Char, visit_char, 'a');
-    leaf!(deserialize_str, Shape::Str, visit_str, "");
-    leaf!(deserialize_string, Shape::Str, visit_str, "");
-    leaf!(deserialize_bytes, Shape::Bytes, visit_bytes, &[]);
-    leaf!(deserialize_byte_buf, Shape::Bytes, visit_bytes, &[]);
-    leaf!(deserialize_unit, Shape::Unit, visit_unit);
-    leaf!(deserialize_identifier, Shape::Str, visit_str, "");
-    leaf!(deserialize_ignored_any, Shape::Opaque, visit_unit);
-
-    fn deserialize_any<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, TraceFailure> {
-        self.found(Shape::Opaque);
-        let place = self.tracer.place.clone();
-        let probe = self.tracer.state.probe_at.get(&place).copied().unwrap_or(0);
-        self.tracer.state.last_any = Some(place);
-        match probe {
-            0 => visitor.visit_unit(),
-            1 => visitor.visit_bool(false),
-            2 => visitor.visit_u64(0),
-            3 => visitor.visit_str(""),
-            4 => visitor.visit_seq(Empty),
-            5 => visitor.visit_map(Empty),
-            6 => visitor.visit_f64(0.0),
-            _ => visitor.visit_bytes(&[]),
         }
+    );
+    leaf!(deserialize_f32, Shape::Float(32));
+    leaf!(deserialize_f64, Shape::Float(64));
+    leaf!(deserialize_char, Shape::Char);
+    leaf!(deserialize_str, Shape::Str);
+    leaf!(deserialize_string, Shape::Str);
+    leaf!(deserialize_bytes, Shape::Bytes);
+    leaf!(deserialize_byte_buf, Shape::Bytes);
+    leaf!(deserialize_unit, Shape::Unit);
+    leaf!(deserialize_identifier, Shape::Str);
+    fn deserialize_ignored_any<V: Visitor<'static>>(
+        mut self,
+        visitor: V,
+    ) -> Result<V::Value, TraceFailure> {
+        self.found(Shape::Opaque);
+        visitor.visit_unit()
     }
 
-    fn deserialize_option<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, TraceFailure> {
+    fn deserialize_any<V: Visitor<'static>>(
+        mut self,
+        visitor: V,
+    ) -> Result<V::Value, TraceFailure> {
+        self.found(Shape::Opaque);
+        let key = self.tracer.key();
+        let value = self
+            .tracer
+            .state
+            .search_value(&key, Searching::Any, || {
+                let mut all = probes();
+                let first = all.remove(0);
+                (first, all)
+            })
+            .unwrap_or(Sample::Nil);
+        de::Deserializer::deserialize_any(SampleDeserializer::new(&value), visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'static>>(
+        mut self,
+        visitor: V,
+    ) -> Result<V::Value, TraceFailure> {
         if self.tracer.escapes() {
             let inner = self.tracer.seen_at("?");
             self.found(Shape::Option(Box::new(inner)));
@@ -741,20 +1173,38 @@ impl<'de> de::Deserializer<'de> for Recording<'_, '_> {
         Ok(value)
     }
 
-    fn deserialize_seq<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, TraceFailure> {
+    fn deserialize_seq<V: Visitor<'static>>(
+        mut self,
+        visitor: V,
+    ) -> Result<V::Value, TraceFailure> {
         if self.tracer.escapes() {
             let inner = self.tracer.seen_at("[]");
             self.found(Shape::Seq(Box::new(inner)));
             return visitor.visit_seq(Empty);
         }
-        let (value, mut shapes) = self
-            .tracer
-            .through(|tracer| read_fields(tracer, vec!["[]".into()], visitor))?;
+        if let Some(sample) = self.collection_sample(Sample::Array(Vec::new())) {
+            self.found(Shape::Seq(Box::new(Shape::Opaque)));
+            return de::Deserializer::deserialize_any(SampleDeserializer::new(&sample), visitor);
+        }
+        let key = self.tracer.key();
+        let (value, mut shapes) = self.tracer.through(|tracer| {
+            let mut seq = Fields {
+                tracer,
+                names: vec!["[]".into()],
+                shapes: Vec::new(),
+                ends: Some(key),
+            };
+            let value = visitor.visit_seq(&mut seq)?;
+            Ok((value, seq.shapes))
+        })?;
         self.found(Shape::Seq(Box::new(shapes.pop().unwrap_or(Shape::Opaque))));
         Ok(value)
     }
 
-    fn deserialize_map<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, TraceFailure> {
+    fn deserialize_map<V: Visitor<'static>>(
+        mut self,
+        visitor: V,
+    ) -> Result<V::Value, TraceFailure> {
         if self.tracer.escapes() {
             let key = self.tracer.seen_at("{key}");
             let value = self.tracer.seen_at("{}");
@@ -764,11 +1214,20 @@ impl<'de> de::Deserializer<'de> for Recording<'_, '_> {
             });
             return visitor.visit_map(Empty);
         }
+        if let Some(sample) = self.collection_sample(Sample::Map(Vec::new())) {
+            self.found(Shape::Map {
+                key: Box::new(Shape::Opaque),
+                value: Box::new(Shape::Opaque),
+            });
+            return de::Deserializer::deserialize_any(SampleDeserializer::new(&sample), visitor);
+        }
+        let ends = self.tracer.key();
         let (value, key_shape, value_shape) = self.tracer.through(|tracer| {
             let mut entry = Entry {
                 tracer,
                 key: None,
                 value: None,
+                ends,
             };
             let value = visitor.visit_map(&mut entry)?;
             Ok((value, entry.key, entry.value))
@@ -780,7 +1239,7 @@ impl<'de> de::Deserializer<'de> for Recording<'_, '_> {
         Ok(value)
     }
 
-    fn deserialize_tuple<V: Visitor<'de>>(
+    fn deserialize_tuple<V: Visitor<'static>>(
         mut self,
         len: usize,
         visitor: V,
@@ -790,7 +1249,7 @@ impl<'de> de::Deserializer<'de> for Recording<'_, '_> {
         Ok(value)
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
+    fn deserialize_unit_struct<V: Visitor<'static>>(
         mut self,
         name: &'static str,
         visitor: V,
@@ -800,7 +1259,7 @@ impl<'de> de::Deserializer<'de> for Recording<'_, '_> {
             .within(name, |_| Ok((visitor.visit_unit()?, Container::UnitStruct)))
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
+    fn deserialize_newtype_struct<V: Visitor<'static>>(
         mut self,
         name: &'static str,
         visitor: V,
@@ -816,7 +1275,7 @@ impl<'de> de::Deserializer<'de> for Recording<'_, '_> {
         })
     }
 
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
+    fn deserialize_tuple_struct<V: Visitor<'static>>(
         mut self,
         name: &'static str,
         len: usize,
@@ -829,21 +1288,29 @@ impl<'de> de::Deserializer<'de> for Recording<'_, '_> {
         })
     }
 
-    fn deserialize_struct<V: Visitor<'de>>(
+    fn deserialize_struct<V: Visitor<'static>>(
         mut self,
         name: &'static str,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
         self.shape.0 = Some(Shape::Named(name.to_string()));
-        self.tracer.within(name, |tracer| {
+        if let Some(sample) = self.collection_sample(Sample::Map(Vec::new())) {
+            // An adjacently tagged enum, searched as a map once its tag named its variants.
+            return de::Deserializer::deserialize_any(SampleDeserializer::new(&sample), visitor);
+        }
+        let key = self.tracer.key();
+        self.tracer.state.struct_keys.push(key);
+        let result = self.tracer.within(name, |tracer| {
             let (value, shapes) = read_fields(tracer, named(fields), visitor)?;
             let named = fields.iter().map(|f| f.to_string()).zip(shapes).collect();
             Ok((value, Container::Struct(named)))
-        })
+        });
+        self.tracer.state.struct_keys.pop();
+        result
     }
 
-    fn deserialize_enum<V: Visitor<'de>>(
+    fn deserialize_enum<V: Visitor<'static>>(
         mut self,
         name: &'static str,
         variants: &'static [&'static str],
@@ -889,6 +1356,8 @@ impl<'de> de::Deserializer<'de> for Recording<'_, '_> {
             tracer: Tracer {
                 state: &mut *self.tracer.state,
                 place: format!("{place}::{}", variants[chosen]),
+                scope: name.to_string(),
+                rel: format!("::{}", variants[chosen]),
             },
             index: chosen,
             content: &mut content,

@@ -5,9 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use serde::de::DeserializeOwned;
+use serde::de::Deserialize;
 
 use crate::generic::generic;
+use crate::msgpack::{array_header, int_bytes, map_header, str_bytes, uint_bytes};
+use crate::mutate::mutants;
 use crate::payload::Payload;
 use crate::shape::{trace, Container, Shape, TraceError, Traced, Variant};
 
@@ -32,13 +34,13 @@ const MAX_CUT_SAMPLE: usize = 4096;
 ///
 /// An error names the type when its shape cannot be traced; [`payloads_for`] then falls
 /// back to the generic payloads.
-pub fn for_type<T: DeserializeOwned>() -> Result<Vec<Payload>, TraceError> {
+pub fn for_type<T: Deserialize<'static>>() -> Result<Vec<Payload>, TraceError> {
     Ok(from_shape(&trace::<T>()?))
 }
 
 /// What a check runs against `T`: the generic payloads, then those shaped by `T`; when `T`
 /// cannot be traced, the generic payloads alone and the reason.
-pub fn payloads_for<T: DeserializeOwned>() -> (Vec<Payload>, Option<TraceError>) {
+pub fn payloads_for<T: Deserialize<'static>>() -> (Vec<Payload>, Option<TraceError>) {
     let mut all = generic();
     match for_type::<T>() {
         Ok(typed) => {
@@ -58,7 +60,7 @@ pub fn from_shape(traced: &Traced) -> Vec<Payload> {
 /// hardpack's default `max_depth` instead of a million deep, none over [`MAX_SEED_BYTES`]
 /// (the fuzzer's time goes to mutating, not to re-reading big inputs). Falls back to the
 /// generic payloads of that size when `T` cannot be traced.
-pub fn seeds_for<T: DeserializeOwned>() -> Vec<Payload> {
+pub fn seeds_for<T: Deserialize<'static>>() -> Vec<Payload> {
     let depth = hardpack::Limits::default().max_depth + 2;
     let mut seeds = match trace::<T>() {
         Ok(traced) => shaped(&traced, depth),
@@ -73,7 +75,7 @@ pub const MAX_SEED_BYTES: usize = 4096;
 
 /// Writes [`seeds_for`]`::<T>()` into `dir` (created if missing), a file per seed named by its
 /// id; returns how many.
-pub fn write_seeds<T: DeserializeOwned>(
+pub fn write_seeds<T: Deserialize<'static>>(
     dir: impl AsRef<std::path::Path>,
 ) -> std::io::Result<usize> {
     let dir = dir.as_ref();
@@ -107,15 +109,37 @@ fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
     let mut places = Vec::new();
     writer.places(&traced.root, &mut Vec::new(), &mut Vec::new(), &mut places);
     let mut out = Vec::new();
+    let mut controls: Vec<Payload> = Vec::new();
     let name = |place: &Place| format!("{root_name}{}", place.path);
     for place in &places {
         let at = |id: &str, what: String, hostile: &[u8]| {
+            let (bytes, offset) = writer.with_hole(&traced.root, &place.steps, hostile);
             Payload::new(
                 format!("{}.{id}", name(place)),
                 format!("{}: {what}", name(place)),
-                writer.with_hole(&traced.root, &place.steps, hostile),
+                bytes,
             )
+            .at_place(name(place), offset)
         };
+        // The valid document that reaches this place: decoded, it shows the decoder gets
+        // here. Places that share one share its payload.
+        let (control, _) = writer.with_hole(
+            &traced.root,
+            &place.steps,
+            &writer.minimal(&place.shape, &mut Vec::new()),
+        );
+        match controls.iter().position(|c: &Payload| c.bytes == control) {
+            Some(known) => controls[known].reaches.push(name(place)),
+            None => {
+                let mut valid = Payload::new(
+                    format!("{}.valid", name(place)),
+                    format!("{}: a valid document reaching it", name(place)),
+                    control,
+                );
+                valid.reaches.push(name(place));
+                controls.push(valid);
+            }
+        }
         match writer.resolve(&place.shape) {
             Resolved::Shape(Shape::Seq(element)) => {
                 for (id, what, header) in claims(&ARRAY_CLAIMS) {
@@ -167,10 +191,43 @@ fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
                 ));
             }
             Resolved::Shape(Shape::Opaque) => {
-                for p in generic().into_iter().filter(|p| {
-                    (p.id.starts_with("bomb-") || p.id.starts_with("huge-"))
-                        && !p.id.ends_with("-truncated")
-                }) {
+                for p in generic_bombs() {
+                    out.push(at(&p.id, p.what, &p.bytes));
+                }
+            }
+            Resolved::Shape(Shape::Sampled(samples)) => {
+                // What the place was found to accept, each mutated node by node, and the
+                // generic bombs in its place.
+                for (k, sample) in samples.iter().enumerate() {
+                    let (with_sample, offset) =
+                        writer.with_hole(&traced.root, &place.steps, &sample.to_bytes());
+                    let sample_name = format!("{}@{k}", name(place));
+                    if k > 0 {
+                        let mut valid = Payload::new(
+                            format!("{sample_name}.valid"),
+                            format!(
+                                "{}: a valid document holding its sample {k}, {sample}",
+                                name(place)
+                            ),
+                            with_sample,
+                        );
+                        valid.reaches.push(name(place));
+                        controls.push(valid);
+                    }
+                    for m in mutants(sample, depth) {
+                        let (bytes, hole) = writer.with_hole(&traced.root, &place.steps, &m.bytes);
+                        debug_assert_eq!(hole, offset);
+                        out.push(
+                            Payload::new(
+                                format!("{sample_name}{}.{}", m.place, m.attack),
+                                format!("{sample_name}{}: {}", m.place, m.what),
+                                bytes,
+                            )
+                            .at_place(name(place), offset + m.offset),
+                        );
+                    }
+                }
+                for p in generic_bombs() {
                     out.push(at(&p.id, p.what, &p.bytes));
                 }
             }
@@ -270,14 +327,25 @@ fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
             ));
         }
     }
-    // Valid samples: the smallest document, and one with every option, collection and map
-    // filled once; the latter also cut at every offset.
+    // Valid samples: the smallest document, one reaching each place (where it differs),
+    // and one with every option, collection and map filled once; the latter also cut at
+    // every offset.
     let minimal = writer.minimal(&traced.root, &mut Vec::new());
-    out.push(Payload::new(
+    let mut smallest = Payload::new(
         format!("{root_name}.valid-smallest"),
         format!("{root_name}: the smallest valid document"),
         minimal,
-    ));
+    );
+    controls.retain(|c| {
+        if c.bytes == smallest.bytes {
+            smallest.reaches.extend(c.reaches.iter().cloned());
+            false
+        } else {
+            true
+        }
+    });
+    out.push(smallest);
+    out.extend(controls);
     let full = writer.full(&traced.root, &mut Vec::new());
     if full.len() <= MAX_CUT_SAMPLE {
         for cut in 0..full.len() {
@@ -299,10 +367,42 @@ fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
     out
 }
 
-/// The last segment of a Rust type name, without generics' paths.
+/// A Rust type name as its payloads are named: its last path segment without generics
+/// (`Request` for `my_crate::Request<Vec<Param>>`), a tuple's elements so (`(String,u64)`).
 fn short_name(type_name: &str) -> String {
+    if let Some(inner) = type_name
+        .strip_prefix('(')
+        .and_then(|t| t.strip_suffix(')'))
+    {
+        let mut parts = Vec::new();
+        let mut depth = 0;
+        let mut start = 0;
+        for (i, c) in inner.char_indices() {
+            match c {
+                '<' | '(' | '[' => depth += 1,
+                '>' | ')' | ']' => depth -= 1,
+                ',' if depth == 0 => {
+                    parts.push(short_name(inner[start..i].trim()));
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        if !inner[start..].trim().is_empty() {
+            parts.push(short_name(inner[start..].trim()));
+        }
+        return format!("({})", parts.join(","));
+    }
     let base = type_name.split('<').next().unwrap_or(type_name);
     base.rsplit("::").next().unwrap_or(base).to_string()
+}
+
+/// The generic recursion bombs and length claims, each written at a place that accepts any
+/// value.
+fn generic_bombs() -> impl Iterator<Item = Payload> {
+    generic().into_iter().filter(|p| {
+        (p.id.starts_with("bomb-") || p.id.starts_with("huge-")) && !p.id.ends_with("-truncated")
+    })
 }
 
 fn thousands(n: usize) -> String {
@@ -412,36 +512,6 @@ fn int_extremes(signed: bool, bits: u8) -> Vec<(&'static str, String, Vec<u8>)> 
     out
 }
 
-fn uint_bytes(n: u64) -> Vec<u8> {
-    if n < 0x80 {
-        vec![n as u8]
-    } else if n <= 0xff {
-        vec![0xcc, n as u8]
-    } else if n <= 0xffff {
-        [&[0xcd][..], &(n as u16).to_be_bytes()].concat()
-    } else if n <= 0xffff_ffff {
-        [&[0xce][..], &(n as u32).to_be_bytes()].concat()
-    } else {
-        [&[0xcf][..], &n.to_be_bytes()].concat()
-    }
-}
-
-fn int_bytes(n: i64) -> Vec<u8> {
-    if n >= 0 {
-        uint_bytes(n as u64)
-    } else if n >= -32 {
-        vec![n as u8]
-    } else if n >= -128 {
-        vec![0xd0, n as u8]
-    } else if n >= -32768 {
-        [&[0xd1][..], &(n as i16).to_be_bytes()].concat()
-    } else if n >= -(1 << 31) {
-        [&[0xd2][..], &(n as i32).to_be_bytes()].concat()
-    } else {
-        [&[0xd3][..], &n.to_be_bytes()].concat()
-    }
-}
-
 /// A value of another kind than `shape` wants, and its name.
 fn wrong_kind(resolved: Resolved<'_>) -> Option<(&'static str, Vec<u8>)> {
     Some(match resolved {
@@ -476,41 +546,7 @@ fn describe(shape: &Shape) -> String {
         Shape::Tuple(_) => "a tuple".into(),
         Shape::Named(name) => name.clone(),
         Shape::Opaque => "anything".into(),
-    }
-}
-
-fn str_bytes(text: &str) -> Vec<u8> {
-    let len = text.len();
-    let mut out = if len < 32 {
-        vec![0xa0 | len as u8]
-    } else if len <= 0xff {
-        vec![0xd9, len as u8]
-    } else if len <= 0xffff {
-        [&[0xda][..], &(len as u16).to_be_bytes()].concat()
-    } else {
-        [&[0xdb][..], &(len as u32).to_be_bytes()].concat()
-    };
-    out.extend_from_slice(text.as_bytes());
-    out
-}
-
-fn array_header(len: usize) -> Vec<u8> {
-    if len < 16 {
-        vec![0x90 | len as u8]
-    } else if len <= 0xffff {
-        [&[0xdc][..], &(len as u16).to_be_bytes()].concat()
-    } else {
-        [&[0xdd][..], &(len as u32).to_be_bytes()].concat()
-    }
-}
-
-fn map_header(len: usize) -> Vec<u8> {
-    if len < 16 {
-        vec![0x80 | len as u8]
-    } else if len <= 0xffff {
-        [&[0xde][..], &(len as u16).to_be_bytes()].concat()
-    } else {
-        [&[0xdf][..], &(len as u32).to_be_bytes()].concat()
+        Shape::Sampled(_) => "what its samples hold".into(),
     }
 }
 
@@ -817,6 +853,7 @@ impl<'a> Writer<'a> {
             Shape::Map { .. } => vec![0x80],
             Shape::Tuple(shapes) => self.sequence(shapes.iter(), open),
             Shape::Named(name) => self.container_minimal(name, open),
+            Shape::Sampled(samples) => samples.first().map_or(vec![0xc0], |s| s.to_bytes()),
         }
     }
 
@@ -890,9 +927,10 @@ impl<'a> Writer<'a> {
 
     /// The smallest document that reaches the place at `steps` from `shape`, with `hole`
     /// written there.
-    fn with_hole(&self, shape: &Shape, steps: &[Step], hole: &[u8]) -> Vec<u8> {
+    fn with_hole(&self, shape: &Shape, steps: &[Step], hole: &[u8]) -> (Vec<u8>, usize) {
         let (before, after) = self.around(shape, steps, &mut Vec::new());
-        [before, hole.to_vec(), after].concat()
+        let offset = before.len();
+        ([before, hole.to_vec(), after].concat(), offset)
     }
 
     /// What comes before and after the place at `steps` in the smallest document reaching it.

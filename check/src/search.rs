@@ -1,0 +1,488 @@
+//! The tracer's search for a value a place accepts, learning from what a refusal says.
+//!
+//! serde's own refusals name what was wanted: `missing field `id``, `unknown variant `x`,
+//! expected one of `A`, `B``, `invalid type: unit value, expected a string`, `invalid length
+//! 0, expected 32 bytes`, `unknown field `x``. A refused candidate is refined by the message
+//! into the next candidates (a field added, a variant named, a node replaced by one of the
+//! kind asked, a length taken from the message), tried depth first; the nodes changed last
+//! are the first suspects. A validation message of a hand-written `Deserialize` says less:
+//! its numbers and quoted words are tried as values of the node changed last.
+
+use crate::sample::{Kind, Sample};
+
+/// The str a search hands where a type wants an identifier it has not named yet: its
+/// refusal lists the names it knows.
+pub(crate) const UNKNOWN_NAME: &str = "hardpack-check-unknown";
+
+/// A value to hand a place, the nodes changed last (the first suspects of a refusal), and
+/// the refinements it came from.
+#[derive(Clone, Debug)]
+pub(crate) struct Candidate {
+    pub tree: Sample,
+    pub recent: Vec<Vec<usize>>,
+    pub lineage: Vec<Branch>,
+    /// Set by [`refine`] on a candidate that names another variant than its siblings.
+    pub names_variant: bool,
+}
+
+/// One refinement a candidate came from: which (a number per refinement), which of its
+/// candidates, and whether its candidates are the variants of an enum (kinds of value, for a
+/// place read with `deserialize_any`) rather than guesses at one value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Branch {
+    pub refinement: u32,
+    pub index: u32,
+    pub variant: bool,
+}
+
+impl Candidate {
+    pub(crate) fn new(tree: Sample) -> Self {
+        Candidate {
+            tree,
+            recent: vec![Vec::new()],
+            lineage: Vec::new(),
+            names_variant: false,
+        }
+    }
+
+    /// Whether this candidate is only another guess at what `accepted` already found: it
+    /// left `accepted`'s lineage at a refinement that was not a choice of variant.
+    pub(crate) fn superseded_by(&self, accepted: &Candidate) -> bool {
+        for (mine, theirs) in self.lineage.iter().zip(&accepted.lineage) {
+            if mine != theirs {
+                return mine.refinement == theirs.refinement && !mine.variant;
+            }
+        }
+        false
+    }
+
+    /// The candidate with the node at `path` replaced by `node`, now the most recent change.
+    fn with(&self, path: &[usize], node: Sample) -> Option<Candidate> {
+        let mut next = self.clone();
+        *next.tree.at_mut(path)? = node;
+        next.recent.retain(|p| !p.starts_with(path));
+        next.recent.push(path.to_vec());
+        Some(next)
+    }
+
+    /// Paths of the nodes of `kind`, the most recently changed first, then the rest in
+    /// document order.
+    fn suspects(&self, kind: Option<Kind>) -> Vec<Vec<usize>> {
+        let mut out: Vec<Vec<usize>> = Vec::new();
+        let all = self.tree.paths();
+        let recent = self.recent.iter().rev().flat_map(|p| {
+            // A changed node and what it holds.
+            all.iter().filter(move |q| q.starts_with(p)).rev()
+        });
+        for path in recent.chain(all.iter()) {
+            let fits = match (kind, self.tree.at(path)) {
+                (Some(kind), Some(node)) => node.kind() == kind,
+                (None, Some(_)) => true,
+                (_, None) => false,
+            };
+            if fits && !out.contains(path) {
+                out.push(path.clone());
+            }
+        }
+        out
+    }
+}
+
+/// The values handed first to a place read with `deserialize_any`: one of each kind.
+pub(crate) fn probes() -> Vec<Sample> {
+    vec![
+        Sample::Nil,
+        Sample::Bool(false),
+        Sample::Int(0),
+        Sample::Str(String::new()),
+        Sample::Array(Vec::new()),
+        Sample::Map(Vec::new()),
+        Sample::F64(0.0),
+        Sample::Bin(Vec::new()),
+    ]
+}
+
+/// Values of one kind a validating `Deserialize` may accept where the smallest is refused:
+/// small counts, common lengths, and the forms validated strings usually take.
+pub(crate) fn alternatives(kind: Kind) -> Vec<Sample> {
+    match kind {
+        Kind::Int => [1, 2, 8, 16, 32, 64, 100, 255, 1000, 65535, -1]
+            .into_iter()
+            .map(Sample::Int)
+            .collect(),
+        Kind::Float => vec![Sample::F64(1.0), Sample::F64(0.5)],
+        Kind::Str => [
+            "a",
+            "0",
+            "1",
+            "x",
+            "hardpack",
+            "00000000-0000-0000-0000-000000000000",
+            "1970-01-01T00:00:00Z",
+            "127.0.0.1",
+            "http://localhost/",
+            "a@b.c",
+        ]
+        .into_iter()
+        .map(|s| Sample::Str(s.into()))
+        .collect(),
+        Kind::Bin => [1, 16, 20, 32, 64]
+            .into_iter()
+            .map(|n| Sample::Bin(vec![0; n]))
+            .collect(),
+        Kind::Bool => vec![Sample::Bool(true)],
+        Kind::Array => vec![Sample::Array(vec![Sample::Int(0)])],
+        Kind::Map => Vec::new(),
+        Kind::Nil | Kind::Ext => Vec::new(),
+    }
+}
+
+/// The candidates that may get past `message`, the refusal of `refused`, most promising
+/// first.
+pub(crate) fn refine(refused: &Candidate, message: &str) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    if let Some(field) = quoted_after(message, "missing field ") {
+        for path in refused.suspects(Some(Kind::Map)) {
+            let Some(Sample::Map(entries)) = refused.tree.at(&path) else {
+                continue;
+            };
+            if entries
+                .iter()
+                .any(|(k, _)| *k == Sample::Str(field.clone()))
+            {
+                continue;
+            }
+            let mut next = refused.clone();
+            if let Some(Sample::Map(entries)) = next.tree.at_mut(&path) {
+                entries.push((Sample::Str(field.clone()), Sample::Nil));
+                let mut value = path.clone();
+                value.push(2 * entries.len() - 1);
+                next.recent.push(value);
+                out.push(next);
+            }
+        }
+        if out.is_empty() {
+            out.extend(refused.with(&[], Sample::Map(vec![(Sample::Str(field), Sample::Nil)])));
+        }
+        return out;
+    }
+    if let Some(unknown) = quoted_after(message, "unknown variant ") {
+        let names = quoted_list(message.split_once("expected").map_or("", |(_, e)| e));
+        for path in named_str(refused, &unknown) {
+            for name in &names {
+                out.extend(refused.with(&path, Sample::Str(name.clone())));
+            }
+        }
+        for c in &mut out {
+            c.names_variant = true;
+        }
+        return out;
+    }
+    if let Some(unknown) = quoted_after(message, "unknown field ") {
+        // deny_unknown_fields: the field goes.
+        for path in named_str(refused, &unknown) {
+            let Some((entry, map)) = path.split_last() else {
+                continue;
+            };
+            let mut next = refused.clone();
+            if let Some(Sample::Map(entries)) = next.tree.at_mut(map) {
+                if *entry / 2 < entries.len() {
+                    entries.remove(*entry / 2);
+                    next.recent.retain(|p| !p.starts_with(map));
+                    next.recent.push(map.to_vec());
+                    out.push(next);
+                }
+            }
+        }
+        return out;
+    }
+    if let Some(field) = quoted_after(message, "duplicate field ") {
+        for path in named_str(refused, &field).into_iter().skip(1) {
+            let Some((entry, map)) = path.split_last() else {
+                continue;
+            };
+            let mut next = refused.clone();
+            if let Some(Sample::Map(entries)) = next.tree.at_mut(map) {
+                if *entry / 2 < entries.len() {
+                    entries.remove(*entry / 2);
+                    out.push(next);
+                }
+            }
+        }
+        return out;
+    }
+    let expected = message
+        .split_once(", expected ")
+        .map_or(message, |(_, e)| e)
+        .to_string();
+    if let Some(rest) = message.strip_prefix("invalid type: ") {
+        let kind = unexpected_kind(rest);
+        let wanted = for_expectation(&expected);
+        for path in refused.suspects(kind).into_iter().take(4) {
+            for node in &wanted {
+                out.extend(refused.with(&path, node.clone()));
+            }
+        }
+        return out;
+    }
+    if let Some(rest) = message.strip_prefix("invalid length ") {
+        let refused_len: Option<usize> = rest
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .and_then(|n| n.parse().ok());
+        let lengths = numbers(&expected);
+        for path in refused.suspects(None).into_iter().take(6) {
+            let Some(node) = refused.tree.at(&path) else {
+                continue;
+            };
+            let len = match node {
+                Sample::Array(items) => items.len(),
+                Sample::Map(entries) => entries.len(),
+                Sample::Str(s) => s.len(),
+                Sample::Bin(b) => b.len(),
+                _ => continue,
+            };
+            if refused_len.is_some_and(|n| n != len) {
+                continue;
+            }
+            for n in &lengths {
+                out.extend(refused.with(&path, resized(node, *n)));
+            }
+        }
+        return out;
+    }
+    // invalid value, or a hand-written Deserialize's own words: the node changed last gets
+    // the values the message names, then the usual alternatives of its kind.
+    let Some(path) = refused.recent.last() else {
+        return out;
+    };
+    let suspects: Vec<Vec<usize>> = match message.strip_prefix("invalid value: ") {
+        Some(rest) => refused.suspects(unexpected_kind(rest)),
+        None => refused
+            .suspects(None)
+            .into_iter()
+            .filter(|p| p.starts_with(path))
+            .collect(),
+    };
+    // Leaves only: a container's own alternatives come from the messages about it.
+    for path in suspects
+        .into_iter()
+        .filter(|p| {
+            !matches!(
+                refused.tree.at(p),
+                Some(Sample::Array(_) | Sample::Map(_)) | None
+            )
+        })
+        .take(3)
+    {
+        let Some(node) = refused.tree.at(&path) else {
+            continue;
+        };
+        for value in from_words(node.kind(), &expected) {
+            out.extend(refused.with(&path, value));
+        }
+    }
+    out
+}
+
+/// Values of `kind` that the words of a refusal name: its numbers (as values or lengths) and
+/// its quoted words.
+pub(crate) fn from_words(kind: Kind, message: &str) -> Vec<Sample> {
+    let mut out = Vec::new();
+    for n in numbers(message) {
+        out.push(match kind {
+            Kind::Int | Kind::Nil => Sample::Int(n as i128),
+            Kind::Float => Sample::F64(n as f64),
+            Kind::Str => Sample::Str("a".repeat(n.min(4096))),
+            Kind::Bin => Sample::Bin(vec![0; n.min(4096)]),
+            Kind::Array => Sample::Array(vec![Sample::Int(0); n.min(4096)]),
+            _ => continue,
+        });
+    }
+    if kind == Kind::Str {
+        out.extend(quoted_list(message).into_iter().map(Sample::Str));
+    }
+    out
+}
+
+/// A node like `node` of length `n`.
+fn resized(node: &Sample, n: usize) -> Sample {
+    let n = n.min(4096);
+    match node {
+        Sample::Array(_) => Sample::Array(vec![Sample::Nil; n]),
+        Sample::Map(_) => Sample::Map(
+            (0..n)
+                .map(|i| (Sample::Str(format!("k{i}")), Sample::Nil))
+                .collect(),
+        ),
+        Sample::Str(_) => Sample::Str("a".repeat(n)),
+        _ => Sample::Bin(vec![0; n]),
+    }
+}
+
+/// Paths of the str nodes equal to `text` (an identifier the type refused), or, when none is,
+/// of every str node changed last.
+fn named_str(candidate: &Candidate, text: &str) -> Vec<Vec<usize>> {
+    let exact: Vec<Vec<usize>> = candidate
+        .suspects(Some(Kind::Str))
+        .into_iter()
+        .filter(|p| matches!(candidate.tree.at(p), Some(Sample::Str(s)) if s == text))
+        .collect();
+    if exact.is_empty() {
+        candidate
+            .suspects(Some(Kind::Str))
+            .into_iter()
+            .take(1)
+            .collect()
+    } else {
+        exact
+    }
+}
+
+/// The `quoted` word right after `prefix` in `message`.
+fn quoted_after(message: &str, prefix: &str) -> Option<String> {
+    let rest = message.split_once(prefix)?.1.strip_prefix('`')?;
+    Some(rest.split_once('`')?.0.to_string())
+}
+
+/// Every `quoted` word of `text`, in order.
+fn quoted_list(text: &str) -> Vec<String> {
+    text.split('`')
+        .enumerate()
+        .filter(|(i, _)| i % 2 == 1)
+        .map(|(_, w)| w.to_string())
+        .collect()
+}
+
+/// The numbers of `text`, in order, each once.
+fn numbers(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    for word in text.split(|c: char| !c.is_ascii_digit()) {
+        if let Ok(n) = word.parse::<usize>() {
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+    }
+    out
+}
+
+/// The kind serde names in an "invalid type" message (`unit value`, `string "x"`, ...).
+fn unexpected_kind(what: &str) -> Option<Kind> {
+    let what = what.trim_start();
+    Some(
+        if what.starts_with("unit value") || what.starts_with("Option value") {
+            Kind::Nil
+        } else if what.starts_with("boolean") {
+            Kind::Bool
+        } else if what.starts_with("integer") {
+            Kind::Int
+        } else if what.starts_with("floating point") {
+            Kind::Float
+        } else if what.starts_with("string") || what.starts_with("character") {
+            Kind::Str
+        } else if what.starts_with("byte array") {
+            Kind::Bin
+        } else if what.starts_with("sequence") {
+            Kind::Array
+        } else if what.starts_with("map") {
+            Kind::Map
+        } else {
+            return None;
+        },
+    )
+}
+
+/// Values of the kind an expectation names (`a string`, `struct Point`, `u32`, `a sequence`,
+/// `internally tagged enum Message`, `variant identifier`), the likeliest first.
+fn for_expectation(expected: &str) -> Vec<Sample> {
+    let e = expected.to_ascii_lowercase();
+    let has = |w: &str| e.contains(w);
+    let unknown = || Sample::Str(UNKNOWN_NAME.into());
+    if has("identifier") {
+        vec![unknown(), Sample::Int(0)]
+    } else if has("tagged enum") || has("struct variant") || has("map") {
+        vec![Sample::Map(Vec::new())]
+    } else if has("tuple variant") {
+        vec![Sample::Array(Vec::new())]
+    } else if has("enum") {
+        vec![unknown(), Sample::Map(vec![(unknown(), Sample::Nil)])]
+    } else if has("byte") {
+        vec![Sample::Bin(Vec::new())]
+    } else if has("struct") {
+        vec![Sample::Map(Vec::new()), Sample::Array(Vec::new())]
+    } else if has("sequence") || has("tuple") || has("array") || has("set") || has("vec") {
+        let n = numbers(&e).first().copied().unwrap_or(0).min(4096);
+        vec![Sample::Array(vec![Sample::Nil; n])]
+    } else if has("bool") {
+        vec![Sample::Bool(false)]
+    } else if has("char") {
+        vec![Sample::Str("a".into())]
+    } else if has("str") {
+        vec![Sample::Str(String::new()), Sample::Str("a".into())]
+    } else if has("f32") || has("f64") || has("float") {
+        vec![Sample::F64(0.0)]
+    } else if has("i8")
+        || has("i16")
+        || has("i32")
+        || has("i64")
+        || has("i128")
+        || has("u8")
+        || has("u16")
+        || has("u32")
+        || has("u64")
+        || has("u128")
+        || has("size")
+        || has("integer")
+        || has("number")
+    {
+        vec![Sample::Int(0)]
+    } else if has("unit") || has("option") || has("null") {
+        vec![Sample::Nil]
+    } else {
+        probes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_field_is_added_to_the_map_changed_last() {
+        let c = Candidate::new(Sample::Map(Vec::new()));
+        let next = refine(&c, "missing field `type`");
+        assert_eq!(
+            next[0].tree,
+            Sample::Map(vec![(Sample::Str("type".into()), Sample::Nil)])
+        );
+        let typed = refine(
+            &next[0],
+            "invalid type: unit value, expected variant identifier",
+        );
+        assert_eq!(
+            typed[0].tree,
+            Sample::Map(vec![(
+                Sample::Str("type".into()),
+                Sample::Str(UNKNOWN_NAME.into())
+            )])
+        );
+        let named = refine(
+            &typed[0],
+            "unknown variant `hardpack-check-unknown`, expected one of `Ping`, `Data`",
+        );
+        let names: Vec<String> = named.iter().map(|c| c.tree.to_string()).collect();
+        assert_eq!(names, [r#"{"type": "Ping"}"#, r#"{"type": "Data"}"#]);
+    }
+
+    #[test]
+    fn a_length_named_by_a_refusal_is_tried() {
+        let c = Candidate::new(Sample::Bin(Vec::new()));
+        let next = refine(&c, "invalid length 0, expected 32 bytes");
+        assert_eq!(next[0].tree, Sample::Bin(vec![0; 32]));
+        let custom = Candidate::new(Sample::Str(String::new()));
+        let words = refine(&custom, "unsupported codec, expected one of `gzip`, `zstd`");
+        let values: Vec<String> = words.iter().map(|c| c.tree.to_string()).collect();
+        assert_eq!(values, [r#""gzip""#, r#""zstd""#]);
+    }
+}
