@@ -153,8 +153,12 @@ mod typed;
 pub use alloc::CountingAlloc;
 pub use generic::generic;
 pub use payload::Payload;
-pub use report::{human_bytes, Outcome, Report, Row};
-pub use run::{check, Check, DEFAULT_HEAP_CEILING, DEFAULT_STACK_BYTES, DEFAULT_TIME_LIMIT};
+pub use report::{human_bytes, Outcome, PlaceReach, Report, Row};
+pub use run::{
+    check, Amplification, Check, DEFAULT_AMPLIFICATION, DEFAULT_HEAP_CEILING, DEFAULT_STACK_BYTES,
+    DEFAULT_TIME_LIMIT,
+};
 pub use typed::{
-    for_type, from_shape, payloads_for, seeds_for, write_seeds, MAX_SEED_BYTES, RECURSION_DEPTH,
+    for_sample, for_type, from_shape, payloads_for, seeds_for, write_seeds, MAX_SEED_BYTES,
+    RECURSION_DEPTH,
 };

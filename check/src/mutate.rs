@@ -90,7 +90,7 @@ pub fn cuts(sample: &Sample) -> Vec<(usize, Vec<u8>)> {
 }
 
 /// A node's path in words.
-fn place_name(sample: &Sample, path: &[usize]) -> String {
+pub(crate) fn place_name(sample: &Sample, path: &[usize]) -> String {
     let mut out = String::new();
     let mut node = sample;
     for step in path {

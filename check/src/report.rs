@@ -30,6 +30,24 @@ pub enum Outcome {
     NotRun,
 }
 
+/// The build this crate was compiled in, as the report names it.
+pub(crate) const BUILD: &str = if cfg!(debug_assertions) {
+    "debug"
+} else {
+    "release"
+};
+
+/// A place of the type (or of a sample), and whether some payload got to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlaceReach {
+    /// Its path, as payload ids name it: `Request.params[]`, `sample-0.items[0]`.
+    pub place: String,
+    /// How many payloads attack it.
+    pub attacks: usize,
+    /// What showed the decoder got there; `None` when nothing did.
+    pub reached_by: Option<String>,
+}
+
 /// One payload's result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
@@ -55,6 +73,14 @@ pub struct Row {
     pub time: Duration,
     /// In a limit sweep: the value of the swept limit this decode ran under.
     pub limit_value: Option<usize>,
+    /// The place of the type (or of a sample) the payload attacks.
+    pub place: Option<String>,
+    /// Where the attack starts in the payload.
+    pub offset: Option<usize>,
+    /// For a valid document: the places it holds.
+    pub reaches: Vec<String>,
+    /// With hardpack as the decoder, for a refused payload: the byte the error names.
+    pub refused_at: Option<usize>,
 }
 
 impl Row {
@@ -70,6 +96,10 @@ impl Row {
             charged_bytes: None,
             time: Duration::ZERO,
             limit_value: None,
+            place: payload.place.clone(),
+            offset: payload.offset,
+            reaches: payload.reaches.clone(),
+            refused_at: None,
         }
     }
 
@@ -97,10 +127,22 @@ pub struct Report {
     pub heap_ceiling: usize,
     /// The time limit of each decode.
     pub time_limit: Duration,
+    /// The heap a decode may hold for its input's size, whatever the decoder.
+    pub amplification: crate::Amplification,
+    /// The build the check ran in: `debug` (debug assertions on, unoptimised frames: deeper
+    /// stacks a level) or `release`.
+    pub build: &'static str,
     /// Why the type's shape could not be traced (it then got the generic payloads only).
     pub trace_error: Option<String>,
     /// Why the check could not run every payload, if it could not.
     pub failure: Option<String>,
+    /// Whether the verdict needs the type's places reached (a check of generated payloads;
+    /// not one of reported payload files).
+    pub verdict_needs_reach: bool,
+    /// How many valid samples the check was given.
+    pub samples: usize,
+    /// Why a sample given could not be used.
+    pub sample_errors: Vec<String>,
     /// A row per payload, in the payloads' order.
     pub rows: Vec<Row>,
 }
@@ -116,8 +158,13 @@ impl Report {
             stack_bytes: 0,
             heap_ceiling: 0,
             time_limit: Duration::ZERO,
+            amplification: crate::DEFAULT_AMPLIFICATION,
+            build: BUILD,
             trace_error: None,
             failure: None,
+            verdict_needs_reach: false,
+            samples: 0,
+            sample_errors: Vec::new(),
             rows: Vec::new(),
         }
     }
@@ -185,6 +232,17 @@ impl Report {
                 human_bytes(self.heap_ceiling)
             ));
         }
+        let amplified = self.amplification.bound(row.input_bytes);
+        if row.peak_heap_bytes > amplified {
+            return Some(format!(
+                "held {} at peak from {} of input, over the {} allowed ({} + {} per input byte)",
+                human_bytes(row.peak_heap_bytes),
+                human_bytes(row.input_bytes),
+                human_bytes(amplified),
+                human_bytes(self.amplification.floor),
+                human_bytes(self.amplification.per_input_byte),
+            ));
+        }
         match bound {
             Some(bound) if row.peak_heap_bytes > bound => Some(format!(
                 "held {} at peak, over the {} the limits allow",
@@ -203,9 +261,102 @@ impl Report {
             .collect()
     }
 
-    /// True when no payload broke the decoder and every payload ran.
+    /// True when no payload broke the decoder, every payload ran, and what ran tested the
+    /// type (see [`Report::untested`]).
     pub fn is_hardened(&self) -> bool {
-        self.failure.is_none() && self.broken().is_empty()
+        self.failure.is_none() && self.broken().is_empty() && self.untested().is_none()
+    }
+
+    /// Each place of the type (and of each sample) that some payload attacks, and whether
+    /// some payload got to it: a valid document holding it decoded, an attack on it decoded or
+    /// killed the decoder, or (with hardpack, whose errors say where) was refused at or after
+    /// the byte where the attack starts. An attack refused before its place tested nothing
+    /// there.
+    pub fn places(&self) -> Vec<PlaceReach> {
+        let mut places: Vec<PlaceReach> = Vec::new();
+        let mut index: std::collections::BTreeMap<String, usize> = Default::default();
+        let mut entry = |place: &str, places: &mut Vec<PlaceReach>| -> usize {
+            *index.entry(place.to_string()).or_insert_with(|| {
+                places.push(PlaceReach {
+                    place: place.to_string(),
+                    attacks: 0,
+                    reached_by: None,
+                });
+                places.len() - 1
+            })
+        };
+        for row in &self.rows {
+            if let Some(place) = &row.place {
+                let at = entry(place, &mut places);
+                places[at].attacks += 1;
+                let reached = match &row.outcome {
+                    Outcome::Accepted => Some("an attack decoded"),
+                    Outcome::Refused(_) => match (row.refused_at, row.offset) {
+                        (Some(refused), Some(offset)) if refused >= offset => {
+                            Some("an attack refused in its place")
+                        }
+                        _ => None,
+                    },
+                    Outcome::NotRun => None,
+                    _ => Some("an attack broke the decoder there"),
+                };
+                if places[at].reached_by.is_none() {
+                    places[at].reached_by = reached.map(|why| format!("{why} (#{})", row.index));
+                }
+            }
+            for place in &row.reaches {
+                let at = entry(place, &mut places);
+                if row.outcome == Outcome::Accepted && places[at].reached_by.is_none() {
+                    places[at].reached_by = Some(format!(
+                        "a valid document holding it decoded (#{})",
+                        row.index
+                    ));
+                }
+            }
+        }
+        places
+    }
+
+    /// Why this check did not test the type, if it did not: it could not be traced and no
+    /// sample was given (or none decoded), or no payload decoded at all (every refusal came
+    /// before any place of the type). `None` for a check of payload files, which asks only
+    /// whether they hurt.
+    pub fn untested(&self) -> Option<String> {
+        if !self.verdict_needs_reach || self.rows.is_empty() {
+            return None;
+        }
+        let valid_decoded = self
+            .rows
+            .iter()
+            .any(|row| row.outcome == Outcome::Accepted && !row.reaches.is_empty());
+        if let Some(reason) = &self.trace_error {
+            if self.samples == 0 {
+                return Some(format!(
+                    "the type was not traced ({reason}) and no sample was given: only the \
+                     generic payloads ran, so no place of the type was tested; add valid \
+                     values with .sample(&value), captured messages with .samples(dir), or \
+                     .sample_bytes(name, bytes)"
+                ));
+            }
+            if !valid_decoded {
+                return Some(format!(
+                    "the type was not traced ({reason}) and none of its {} samples decoded: \
+                     nothing past the first refusal was tested; give samples the decoder \
+                     accepts",
+                    self.samples
+                ));
+            }
+        }
+        if !valid_decoded {
+            return Some(
+                "no valid document decoded, so every attack was refused before it reached \
+                 its place: nothing past the first refusal was tested; give samples the \
+                 decoder accepts (.sample(&value)), or check that the decoder reads the \
+                 format the type was traced in (rmp-serde's: structs as arrays)"
+                    .into(),
+            );
+        }
+        None
     }
 
     /// With hardpack as the decoder: the most heap a decode held per byte it charged to
@@ -258,11 +409,56 @@ impl Report {
             self.rows.len(),
             broken.len()
         );
+        let _ = writeln!(
+            out,
+            "  {} build, each payload on a {} stack, heap ceiling {}, at most {} + {} per \
+             input byte held, {:?} a payload",
+            self.build,
+            human_bytes(self.stack_bytes),
+            human_bytes(self.heap_ceiling),
+            human_bytes(self.amplification.floor),
+            human_bytes(self.amplification.per_input_byte),
+            self.time_limit
+        );
         if let Some(e) = &self.trace_error {
+            let _ = writeln!(out, "  {e}");
+        }
+        for e in &self.sample_errors {
             let _ = writeln!(out, "  {e}");
         }
         if let Some(e) = &self.failure {
             let _ = writeln!(out, "  the check could not finish: {e}");
+        }
+        if let Some(why) = self.untested() {
+            let _ = writeln!(out, "  NOT TESTED: {why}");
+        }
+        let places = self.places();
+        if !places.is_empty() {
+            let reached = places.iter().filter(|p| p.reached_by.is_some()).count();
+            let _ = writeln!(
+                out,
+                "  places: {reached} of {} reached by some payload",
+                places.len()
+            );
+            let missed: Vec<&str> = places
+                .iter()
+                .filter(|p| p.reached_by.is_none())
+                .map(|p| p.place.as_str())
+                .collect();
+            if !missed.is_empty() {
+                let shown: Vec<&str> = missed.iter().take(12).copied().collect();
+                let _ = writeln!(
+                    out,
+                    "  not reached (every attack there was refused before it, and no valid \
+                     document holding it decoded; a sample that reaches it helps): {}{}",
+                    shown.join(", "),
+                    if missed.len() > shown.len() {
+                        format!(" and {} more", missed.len() - shown.len())
+                    } else {
+                        String::new()
+                    }
+                );
+            }
         }
         if let Some(limits) = &self.limits {
             let _ = writeln!(
@@ -381,6 +577,9 @@ impl Report {
                     "limit_value": row.limit_value,
                     "heap_bound": self.heap_bound(row),
                     "broken": self.broken_because(row),
+                    "place": row.place,
+                    "offset": row.offset,
+                    "refused_at": row.refused_at,
                 })
             })
             .collect();
@@ -395,6 +594,17 @@ impl Report {
             "time_limit_ms": self.time_limit.as_millis() as u64,
             "trace_error": self.trace_error,
             "failure": self.failure,
+            "build": self.build,
+            "amplification_floor": self.amplification.floor,
+            "amplification_per_input_byte": self.amplification.per_input_byte,
+            "samples": self.samples,
+            "sample_errors": self.sample_errors,
+            "untested": self.untested(),
+            "places": self.places().iter().map(|p| serde_json::json!({
+                "place": p.place,
+                "attacks": p.attacks,
+                "reached_by": p.reached_by,
+            })).collect::<Vec<_>>(),
             "hardened": self.is_hardened(),
             "peak_per_charged_byte": self.peak_per_charged_byte().map(|(r, _)| r),
             "recommended_max_alloc_bytes": self.recommended_max_alloc_bytes(),

@@ -21,7 +21,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use hardpack::{Limit, Limits};
-use serde::de::DeserializeOwned;
+use serde::de::Deserialize;
 
 use crate::alloc;
 use crate::payload::Payload;
@@ -46,8 +46,20 @@ struct Decoded {
     then: Option<Box<dyn FnOnce()>>,
 }
 
-/// A decoder under check: any function from bytes to a result.
-type DecodeFn<'a> = Box<dyn Fn(&[u8]) -> Result<Decoded, String> + Sync + 'a>;
+/// One decode's verdict for its result line: `accepted`, `refused` or `panicked`, what it
+/// charged, its message, and the byte a refusal names.
+type Verdict = (&'static str, Option<usize>, String, Option<usize>);
+
+/// What a decode under check gives back when it refuses.
+struct Refusal {
+    message: String,
+    /// hardpack's: the byte its error names.
+    offset: Option<usize>,
+}
+
+/// A decoder under check: any function from bytes to a result. The bytes live as long as
+/// the child process, so a type may borrow from them.
+type DecodeFn<'a> = Box<dyn Fn(&'static [u8]) -> Result<Decoded, Refusal> + Sync + 'a>;
 
 /// Which payloads a check runs.
 enum Source {
@@ -69,11 +81,43 @@ pub struct Check<'a, T> {
     /// With hardpack's decoder: a limit and the values to run every payload under.
     sweep: Option<(Limit, Vec<usize>)>,
     source: Source,
+    /// Valid documents to mutate node by node, by name.
+    samples: Vec<(String, Vec<u8>)>,
+    /// Where samples could not be read.
+    sample_errors: Vec<String>,
     stack_bytes: usize,
     heap_ceiling: usize,
     time_limit: Duration,
+    amplification: Amplification,
     of: PhantomData<fn() -> T>,
 }
+
+/// The most heap a decode may hold per input byte, above a floor, before it counts as broken
+/// whatever the decoder: see [`Check::amplification_limit`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Amplification {
+    /// Bytes held per input byte.
+    pub per_input_byte: usize,
+    /// Bytes any decode may hold.
+    pub floor: usize,
+}
+
+impl Amplification {
+    /// The most a decode of `input_bytes` may hold.
+    pub fn bound(&self, input_bytes: usize) -> usize {
+        self.floor
+            .saturating_add(self.per_input_byte.saturating_mul(input_bytes))
+    }
+}
+
+/// The default amplification limit: 16 MiB, plus 1 KiB per input byte. A decode that
+/// legitimately builds 1 KiB of structs from one byte of input is rare (a `Vec` of large
+/// `Option`s, each `nil`); a decoder that buffers or preallocates from a claim goes far past
+/// it (200 MiB from a 603-byte document).
+pub const DEFAULT_AMPLIFICATION: Amplification = Amplification {
+    per_input_byte: 1024,
+    floor: 16 << 20,
+};
 
 /// The default stack of a decoding thread: tokio's worker threads get 2 MiB.
 pub const DEFAULT_STACK_BYTES: usize = 2 << 20;
@@ -90,7 +134,7 @@ pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
 /// The test binary must use [`CountingAlloc`](crate::CountingAlloc) as its global
 /// allocator: peak heap is what the check measures, and without it the check fails rather
 /// than report 0 bytes.
-pub fn check<T: DeserializeOwned + 'static>() -> Check<'static, T> {
+pub fn check<T: Deserialize<'static> + 'static>() -> Check<'static, T> {
     let limits = Limits::default();
     Check {
         type_name: std::any::type_name::<T>(),
@@ -100,18 +144,25 @@ pub fn check<T: DeserializeOwned + 'static>() -> Check<'static, T> {
         round_trip: None,
         sweep: None,
         source: Source::Generated,
+        samples: Vec::new(),
+        sample_errors: Vec::new(),
         stack_bytes: DEFAULT_STACK_BYTES,
         heap_ceiling: DEFAULT_HEAP_CEILING,
         time_limit: DEFAULT_TIME_LIMIT,
+        amplification: DEFAULT_AMPLIFICATION,
         of: PhantomData,
     }
 }
 
-fn hardpack_decoder<'a, T: DeserializeOwned + 'static>(
+fn hardpack_decoder<'a, T: Deserialize<'static> + 'static>(
     limits: Limits,
     round_trip: Option<fn(&T)>,
 ) -> DecodeFn<'a> {
     let decoder = hardpack::Decoder::new(limits);
+    let refusal = |e: hardpack::Error| Refusal {
+        message: e.to_string(),
+        offset: Some(e.offset()),
+    };
     Box::new(move |bytes| {
         match decoder.from_slice_with_stats::<T>(bytes) {
             Ok((value, stats)) if stats.consumed == bytes.len() => Ok(Decoded {
@@ -125,13 +176,13 @@ fn hardpack_decoder<'a, T: DeserializeOwned + 'static>(
                     charged: None,
                     then: None,
                 })
-                .map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
+                .map_err(refusal),
+            Err(e) => Err(refusal(e)),
         }
     })
 }
 
-impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
+impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     /// Decodes with hardpack under these limits.
     pub fn limits(mut self, limits: Limits) -> Self {
         self.decoder_name = "hardpack".into();
@@ -151,11 +202,13 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
     }
 
     /// Decodes with any function: rmp-serde, a hand-written decoder, a service's own entry
-    /// point. Its error is the refusal's message.
+    /// point. Its error is the refusal's message. The bytes are `'static` (they live as long
+    /// as the child process that decodes them), so a type that borrows from its input can be
+    /// checked: `.decoder("rmp-serde", |b| rmp_serde::from_slice::<Message<'_>>(b))`.
     pub fn decoder<'b, R, E: Display>(
         self,
         name: &str,
-        decode: impl Fn(&[u8]) -> Result<R, E> + Sync + 'b,
+        decode: impl Fn(&'static [u8]) -> Result<R, E> + Sync + 'b,
     ) -> Check<'b, T> {
         Check {
             type_name: self.type_name,
@@ -166,17 +219,70 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
                         charged: None,
                         then: None,
                     })
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| Refusal {
+                        message: e.to_string(),
+                        offset: None,
+                    })
             }),
             limits: None,
             round_trip: self.round_trip,
             sweep: self.sweep,
             source: self.source,
+            samples: self.samples,
+            sample_errors: self.sample_errors,
             stack_bytes: self.stack_bytes,
             heap_ceiling: self.heap_ceiling,
             time_limit: self.time_limit,
+            amplification: self.amplification,
             of: PhantomData,
         }
+    }
+
+    /// Adds a valid value of the type as a sample: encoded as rmp-serde and hardpack write it
+    /// (structs as arrays), then attacked node by node (the largest claim at each collection
+    /// and str, the extremes at each integer, each container nested a million deep, a bomb in
+    /// an unknown key of each map, duplicate keys, every cut). A sample reaches what the
+    /// tracer cannot: the variants of an untagged enum, a value only a validation accepts.
+    pub fn sample(mut self, value: &T) -> Self
+    where
+        T: serde::Serialize,
+    {
+        let name = format!("sample-{}", self.samples.len());
+        match hardpack::to_vec(value) {
+            Ok(bytes) => self.samples.push((name, bytes)),
+            Err(e) => self.sample_errors.push(format!("{name}: {e}")),
+        }
+        self
+    }
+
+    /// Adds a valid MessagePack document as a sample (see [`Check::sample`]), named `name` in
+    /// the payloads' ids: a message captured from production, one another language wrote.
+    pub fn sample_bytes(mut self, name: &str, bytes: impl Into<Vec<u8>>) -> Self {
+        self.samples.push((name.to_string(), bytes.into()));
+        self
+    }
+
+    /// Adds each file of a directory (or one file) as a sample, named after its file: a
+    /// directory of captured messages. Files are read as [`Check::payloads`] reads them.
+    pub fn samples(mut self, path: impl AsRef<Path>) -> Self {
+        match read_payloads(path.as_ref()) {
+            Ok(files) => self
+                .samples
+                .extend(files.into_iter().map(|p| (p.id, p.bytes))),
+            Err(e) => self.sample_errors.push(e),
+        }
+        self
+    }
+
+    /// A decode that holds more than `per_input_byte` heap bytes per input byte above `floor`
+    /// counts as broken, whatever the decoder (default: [`DEFAULT_AMPLIFICATION`]). With
+    /// hardpack as the decoder, the documented bound for its limits holds too.
+    pub fn amplification_limit(mut self, per_input_byte: usize, floor: usize) -> Self {
+        self.amplification = Amplification {
+            per_input_byte,
+            floor,
+        };
+        self
     }
 
     /// With hardpack's decoder, also checks that each accepted value round-trips: encoding it,
@@ -187,7 +293,7 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
     where
         T: serde::Serialize,
     {
-        self.round_trip = Some(crate::fuzz::assert_round_trips::<T>);
+        self.round_trip = Some(round_trips::<T>);
         if let Some(limits) = &self.limits {
             self.decode = hardpack_decoder::<T>(limits.clone(), self.round_trip);
         }
@@ -235,10 +341,14 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
             c.set(n + 1);
             n
         });
-        let (payloads, trace_error) = self.load();
+        let (mut payloads, trace_error) = self.load();
+        let sample_errors = self.add_samples(&mut payloads);
         match child_role() {
             Some(role) if role.check == ordinal => {
-                self.run_as_child(&payloads, role.step, role.first)
+                // The child ends when its payloads are decoded: they may as well be `'static`,
+                // so that a type that borrows from its input can be decoded from them.
+                let payloads: &'static [Payload] = Box::leak(payloads.into_boxed_slice());
+                self.run_as_child(payloads, role.step, role.first)
             }
             Some(role) if ordinal < role.check => {
                 // The test runs another check before the one this child is for: the child
@@ -247,8 +357,20 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
                 std::process::exit(0)
             }
             Some(_) => Report::skipped(self.type_name),
-            None => self.run_as_parent(ordinal, payloads, trace_error),
+            None => self.run_as_parent(ordinal, payloads, trace_error, sample_errors),
         }
+    }
+
+    /// Adds the samples' payloads; returns why a sample could not be used.
+    fn add_samples(&self, payloads: &mut Vec<Payload>) -> Vec<String> {
+        let mut errors = self.sample_errors.clone();
+        for (name, bytes) in &self.samples {
+            match crate::typed::sample_payloads(name, bytes, crate::typed::RECURSION_DEPTH) {
+                Ok(more) => payloads.extend(more),
+                Err(e) => errors.push(format!("the sample {name} cannot be used: {e}")),
+            }
+        }
+        errors
     }
 
     fn load(&self) -> (Vec<Payload>, Option<String>) {
@@ -267,7 +389,7 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
     /// In the child: decodes the payloads from `first` on (under the sweep's `step`th value,
     /// in a sweep), a result line each, then ends the process (the parent reads the lines;
     /// the test harness must not go on).
-    fn run_as_child(&self, payloads: &[Payload], step: usize, first: usize) -> ! {
+    fn run_as_child(&self, payloads: &'static [Payload], step: usize, first: usize) -> ! {
         use std::io::Write;
         let out = std::io::stdout();
         let say = |line: &str| {
@@ -304,18 +426,19 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
                     .map(|handle| handle.join())
             });
             let line = match measured {
-                Ok(Ok(((verdict, charged, message), cost))) => {
+                Ok(Ok(((verdict, charged, message, offset), cost))) => {
                     let charged = charged.map_or_else(|| "-".to_string(), |c| c.to_string());
+                    let offset = offset.map_or_else(|| "-".to_string(), |c| c.to_string());
                     format!(
-                        "done\t{index}\t{verdict}\t{}\t{}\t{}\t{charged}\t{}",
+                        "done\t{index}\t{verdict}\t{}\t{}\t{}\t{charged}\t{offset}\t{}",
                         cost.peak_bytes,
                         cost.allocations,
                         cost.elapsed.as_micros(),
                         one_line(&message)
                     )
                 }
-                Ok(Err(_)) => format!("done\t{index}\tpanicked\t0\t0\t0\t-\tthe thread died"),
-                Err(e) => format!("done\t{index}\tpanicked\t0\t0\t0\t-\tno thread: {e}"),
+                Ok(Err(_)) => format!("done\t{index}\tpanicked\t0\t0\t0\t-\t-\tthe thread died"),
+                Err(e) => format!("done\t{index}\tpanicked\t0\t0\t0\t-\t-\tno thread: {e}"),
             };
             say(&line);
         }
@@ -324,12 +447,8 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
 
     /// One payload on the decoding thread: the verdict, the charge and the message, and what
     /// the decode cost (the round trip, after it, is not part of the cost).
-    fn decode_one(
-        &self,
-        decode: &DecodeFn<'_>,
-        bytes: &[u8],
-    ) -> ((&'static str, Option<usize>, String), alloc::Cost) {
-        let guarded = |f: &mut dyn FnMut() -> Result<Decoded, String>| {
+    fn decode_one(&self, decode: &DecodeFn<'_>, bytes: &'static [u8]) -> (Verdict, alloc::Cost) {
+        let guarded = |f: &mut dyn FnMut() -> Result<Decoded, Refusal>| {
             alloc::refusing_above(self.heap_ceiling, || {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
             })
@@ -342,19 +461,23 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
                     if let Some(check) = then.take() {
                         check();
                     }
-                    Err(String::new())
+                    Err(Refusal {
+                        message: String::new(),
+                        offset: None,
+                    })
                 });
                 match after {
                     Err(panic) => (
                         "panicked",
                         None,
                         format!("round trip: {}", panic_message(panic.as_ref())),
+                        None,
                     ),
-                    Ok(_) => ("accepted", decoded.charged, String::new()),
+                    Ok(_) => ("accepted", decoded.charged, String::new(), None),
                 }
             }
-            Ok(Err(e)) => ("refused", None, e),
-            Err(panic) => ("panicked", None, panic_message(panic.as_ref())),
+            Ok(Err(e)) => ("refused", None, e.message, e.offset),
+            Err(panic) => ("panicked", None, panic_message(panic.as_ref()), None),
         };
         (verdict, cost)
     }
@@ -365,6 +488,7 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
         ordinal: usize,
         payloads: Vec<Payload>,
         trace_error: Option<String>,
+        sample_errors: Vec<String>,
     ) -> Report {
         let steps: Vec<Option<usize>> = match &self.sweep {
             None => vec![None],
@@ -401,9 +525,14 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
             stack_bytes: self.stack_bytes,
             heap_ceiling: self.heap_ceiling,
             time_limit: self.time_limit,
+            amplification: self.amplification,
+            build: crate::report::BUILD,
             sweep: self.sweep.map(|(limit, _)| limit),
             trace_error,
             failure,
+            verdict_needs_reach: matches!(self.source, Source::Generated),
+            samples: self.samples.len(),
+            sample_errors,
             rows: rows
                 .into_iter()
                 .enumerate()
@@ -466,7 +595,7 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
             };
             match lines.recv_timeout(wait) {
                 Ok(line) => {
-                    let fields: Vec<&str> = line.splitn(9, '\t').collect();
+                    let fields: Vec<&str> = line.splitn(10, '\t').collect();
                     match fields.as_slice() {
                         ["no-meter"] => {
                             let _ = child.wait();
@@ -490,7 +619,8 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
                         ["start", index] => {
                             in_flight = index.parse().ok().map(|i| (i, Instant::now()));
                         }
-                        ["done", index, verdict, peak, allocations, micros, charged, message] => {
+                        ["done", index, verdict, peak, allocations, micros, charged, offset, message] =>
+                        {
                             let index: usize = index.parse().map_err(|_| "a bad result line")?;
                             let outcome = match *verdict {
                                 "accepted" => Outcome::Accepted,
@@ -505,6 +635,7 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
                                 row.allocations = allocations.parse().unwrap_or(0);
                                 row.time = Duration::from_micros(micros.parse().unwrap_or(0));
                                 row.charged_bytes = charged.parse().ok();
+                                row.refused_at = offset.parse().ok();
                                 *slot = Some(row);
                             }
                             in_flight = None;
@@ -558,6 +689,22 @@ impl<'a, T: DeserializeOwned + 'static> Check<'a, T> {
     }
 }
 
+/// [`crate::fuzz::assert_round_trips`] for a type that may borrow: the encoding it decodes
+/// again is leaked (this runs in a child process, which ends after its payloads).
+fn round_trips<T: Deserialize<'static> + serde::Serialize>(value: &T) {
+    let Ok(first) = hardpack::to_vec(value) else {
+        return;
+    };
+    let first: &'static [u8] = Box::leak(first.into_boxed_slice());
+    let again: T = hardpack::from_slice(first)
+        .unwrap_or_else(|e| panic!("what the type encoded does not decode: {e}"));
+    let second = hardpack::to_vec(&again).expect("a value that encoded once encodes again");
+    assert!(
+        first == second.as_slice(),
+        "decode -> encode -> decode -> encode gave other bytes: {first:02x?} then {second:02x?}"
+    );
+}
+
 /// A line from a child to its parent.
 fn child_says(what: &str) {
     use std::io::Write;
@@ -609,8 +756,9 @@ fn died(stderr: &str, status: std::process::ExitStatus) -> Outcome {
     use std::os::unix::process::ExitStatusExt;
     if stderr.contains("has overflowed its stack") {
         Outcome::StackOverflow
-    } else if stderr.contains("memory allocation of") {
-        Outcome::OverHeapCeiling(tail(stderr))
+    } else if let Some(line) = stderr.lines().find(|l| l.contains("memory allocation of")) {
+        // "memory allocation of 4294967296 bytes failed": the size asked.
+        Outcome::OverHeapCeiling(line.trim().to_string())
     } else {
         let how = match (status.code(), status.signal()) {
             (Some(code), _) => format!("exit status {code}"),

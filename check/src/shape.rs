@@ -479,9 +479,29 @@ impl State {
             if !search.accepted.contains(&value) {
                 search.accepted.push(value);
             }
-            // Other guesses at the value just found are not tried; other variants are.
+            // Other guesses at the value just found are not tried; other variants are, and
+            // the value with each of its empty sequences holding one element (what that
+            // element is, the refusals tell), so that attacks on an element reach one.
             let found = search.current.clone();
             search.stack.retain(|c| !c.superseded_by(&found));
+            if search.kind != Searching::Leaf {
+                let filled: Vec<Candidate> = found
+                    .tree
+                    .paths()
+                    .into_iter()
+                    .filter(|p| matches!(found.tree.at(p), Some(Sample::Array(items)) if items.is_empty()))
+                    .filter_map(|p| {
+                        let mut c = found.clone();
+                        *c.tree.at_mut(&p)? = Sample::Array(vec![Sample::Nil]);
+                        let mut element = p.clone();
+                        element.push(0);
+                        c.recent.push(element);
+                        c.names_variant = true;
+                        Some(c)
+                    })
+                    .collect();
+                search.push_refined(filled);
+            }
             let explores = search.kind != Searching::Leaf;
             if explores && search.accepted.len() < MAX_ACCEPTED && search.next() {
                 more = true;

@@ -98,6 +98,45 @@ pub fn write_seeds<T: Deserialize<'static>>(
     Ok(seeds.len())
 }
 
+/// The payloads of one valid document (a sample, named `name`): the document itself, each of
+/// its nodes attacked in its place ([`crate::mutate::mutants`], containers nested `depth`
+/// deep), and the document cut short. Works for any type and any decoder: it needs nothing
+/// but the document. An error says why `bytes` is not one MessagePack value.
+pub fn for_sample(name: &str, bytes: &[u8], depth: usize) -> Result<Vec<Payload>, String> {
+    let sample = crate::sample::Sample::parse(bytes)?;
+    let mut valid = Payload::new(
+        format!("{name}.valid"),
+        format!("{name}: the sample as given"),
+        sample.to_bytes(),
+    );
+    valid.reaches = sample
+        .paths()
+        .iter()
+        .map(|path| format!("{name}{}", crate::mutate::place_name(&sample, path)))
+        .collect();
+    let mut out = vec![valid];
+    for m in mutants(&sample, depth) {
+        out.push(
+            Payload::new(
+                format!("{name}{}.{}", m.place, m.attack),
+                format!("{name}{}: {}", m.place, m.what),
+                m.bytes,
+            )
+            .at_place(format!("{name}{}", m.place), m.offset),
+        );
+    }
+    for (at, cut) in crate::mutate::cuts(&sample) {
+        out.push(Payload::new(
+            format!("{name}.cut-{at}"),
+            format!("{name}: cut after {at} bytes"),
+            cut,
+        ));
+    }
+    Ok(out)
+}
+
+pub(crate) use for_sample as sample_payloads;
+
 /// The payloads of a traced shape, each nesting `depth` deep.
 fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
     let root_name = short_name(traced.type_name);

@@ -187,7 +187,9 @@ fn internally_and_adjacently_tagged_enums_get_a_sample_for_every_variant() {
         [
             r#"{"type": "Ping"}"#,
             r#"{"type": "Data", "id": 0, "body": ""}"#,
-            r#"{"type": "Batch", "items": []}"#
+            r#"{"type": "Batch", "items": []}"#,
+            // An empty sequence is filled once, so an attack on its element reaches one.
+            r#"{"type": "Batch", "items": [0]}"#
         ]
     );
     assert_eq!(
