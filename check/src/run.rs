@@ -202,10 +202,21 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     }
 
     /// Decodes with any function: rmp-serde, a hand-written decoder, a service's own entry
-    /// point. Its error is the refusal's message. The bytes are `'static` (they live as long
-    /// as the child process that decodes them), so a type that borrows from its input can be
-    /// checked: `.decoder("rmp-serde", |b| rmp_serde::from_slice::<Message<'_>>(b))`.
+    /// point. Its error is the refusal's message. For a type that borrows from its input, see
+    /// [`Check::decoder_borrowing`].
     pub fn decoder<'b, R, E: Display>(
+        self,
+        name: &str,
+        decode: impl Fn(&[u8]) -> Result<R, E> + Sync + 'b,
+    ) -> Check<'b, T> {
+        self.decoder_borrowing(name, move |bytes: &'static [u8]| decode(bytes))
+    }
+
+    /// [`Check::decoder`] for a type that borrows from its input (`&'a str` fields,
+    /// `#[serde(borrow)]`): the bytes are `'static` (they live as long as the child process
+    /// that decodes them), so the result may borrow from them:
+    /// `.decoder_borrowing("rmp-serde", |b| rmp_serde::from_slice::<Message<'_>>(b))`.
+    pub fn decoder_borrowing<'b, R, E: Display>(
         self,
         name: &str,
         decode: impl Fn(&'static [u8]) -> Result<R, E> + Sync + 'b,
