@@ -968,3 +968,27 @@ fn a_struct_key_that_names_a_field_is_handed_on_as_the_fields_own_name() {
     let Keys(keys) = hardpack::from_slice(&bytes).unwrap();
     assert_eq!(keys, [Some(1), Some(0), None, Some(0)]);
 }
+
+#[derive(Deserialize, Debug)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Untagged {
+    Number(u8),
+    Pair { key: String },
+}
+
+#[test]
+fn a_refusal_the_type_makes_after_reading_is_placed_at_the_value() {
+    // The untagged enum refuses after its value was read and buffered: the error is the
+    // whole value's, at byte 0, not at an unknown place.
+    let err = hardpack::from_slice::<Untagged>(&[0x92, 0x01, 0x02]).unwrap_err();
+    assert_eq!((err.offset(), err.depth()), (0, 0), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "data did not match any variant of untagged enum Untagged at byte 0, depth 0"
+    );
+    let err = hardpack::Decoder::default()
+        .from_slice_with_stats::<Untagged>(&[0xc3])
+        .unwrap_err();
+    assert_eq!(err.offset(), 0, "{err}");
+}

@@ -224,7 +224,9 @@ fn value_with_stats<'de, T: Deserialize<'de>, const STRICT: bool>(
                 },
             ))
         }
-        Err(e) => Err(e.into_error()),
+        // A refusal the type made after its read returned (an untagged enum's, once
+        // buffered) has no place yet: it is the value's, which starts at byte 0.
+        Err(e) => Err(e.placed(0, 0).into_error()),
     }
 }
 
@@ -243,7 +245,9 @@ fn whole_value<'de, T: Deserialize<'de>, const STRICT: bool>(
             Deserializer::<STRICT>::trailing(input_len, consumed)?;
             Ok(value)
         }
-        Err(e) => Err(e.into_error()),
+        // A refusal the type made after its read returned (an untagged enum's, once
+        // buffered) has no place yet: it is the value's, which starts at byte 0.
+        Err(e) => Err(e.placed(0, 0).into_error()),
     }
 }
 
@@ -258,7 +262,9 @@ fn value_prefix<'de, T: Deserialize<'de>, const STRICT: bool>(
             let consumed = de.value_end()?;
             Ok((value, consumed))
         }
-        Err(e) => Err(e.into_error()),
+        // A refusal the type made after its read returned (an untagged enum's, once
+        // buffered) has no place yet: it is the value's, which starts at byte 0.
+        Err(e) => Err(e.placed(0, 0).into_error()),
     }
 }
 
