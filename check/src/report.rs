@@ -322,7 +322,7 @@ impl Report {
     /// before any place of the type). `None` for a check of payload files, which asks only
     /// whether they hurt.
     pub fn untested(&self) -> Option<String> {
-        if !self.verdict_needs_reach || self.rows.is_empty() {
+        if !self.verdict_needs_reach || self.rows.is_empty() || self.failure.is_some() {
             return None;
         }
         let valid_decoded = self

@@ -249,19 +249,26 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         }
     }
 
-    /// Adds a valid value of the type as a sample: encoded as rmp-serde and hardpack write it
-    /// (structs as arrays), then attacked node by node (the largest claim at each collection
-    /// and str, the extremes at each integer, each container nested a million deep, a bomb in
-    /// an unknown key of each map, duplicate keys, every cut). A sample reaches what the
-    /// tracer cannot: the variants of an untagged enum, a value only a validation accepts.
+    /// Adds a valid value of the type as a sample, encoded both ways rmp-serde and hardpack
+    /// write a struct (as an array, `to_vec`, and as a map of field names, `to_vec_named`;
+    /// the second only where it differs), then attacked node by node: the largest claim at
+    /// each collection and str, the extremes at each integer, each container nested a
+    /// million deep, a bomb in an unknown key of each map, duplicate keys, every cut. A
+    /// sample reaches what the tracer cannot: the struct variants of an untagged enum (which
+    /// serde reads from a map only), a value only a validation accepts.
     pub fn sample(mut self, value: &T) -> Self
     where
         T: serde::Serialize,
     {
         let name = format!("sample-{}", self.samples.len());
-        match hardpack::to_vec(value) {
-            Ok(bytes) => self.samples.push((name, bytes)),
-            Err(e) => self.sample_errors.push(format!("{name}: {e}")),
+        match (hardpack::to_vec(value), hardpack::ser::to_vec_named(value)) {
+            (Ok(compact), Ok(named)) => {
+                if named != compact {
+                    self.samples.push((format!("{name}-named"), named));
+                }
+                self.samples.push((name, compact));
+            }
+            (Err(e), _) | (_, Err(e)) => self.sample_errors.push(format!("{name}: {e}")),
         }
         self
     }
