@@ -162,3 +162,28 @@ pub use typed::{
     for_sample, for_type, from_shape, payloads_for, seeds_for, write_seeds, MAX_SEED_BYTES,
     RECURSION_DEPTH,
 };
+
+/// One line for a test file: declares [`CountingAlloc`] as the global allocator and one
+/// `#[test]` per type, each asserting the type decoded by hardpack under `Limits::default()`
+/// is hardened ([`Check::assert_hardened`]).
+///
+/// ```ignore
+/// // tests/hardened.rs
+/// hardpack_check::hardened_tests!(request: my_service::Request, event: my_service::Event);
+/// ```
+///
+/// A type that needs samples, another decoder or other limits gets its own `#[test]` with
+/// [`check`]; the allocator this macro declares serves it too.
+#[macro_export]
+macro_rules! hardened_tests {
+    ($($name:ident: $ty:ty),+ $(,)?) => {
+        #[global_allocator]
+        static HARDPACK_CHECK_ALLOC: $crate::CountingAlloc = $crate::CountingAlloc;
+        $(
+            #[test]
+            fn $name() {
+                $crate::check::<$ty>().assert_hardened();
+            }
+        )+
+    };
+}

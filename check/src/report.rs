@@ -134,6 +134,8 @@ pub struct Report {
     pub build: &'static str,
     /// Why the type's shape could not be traced (it then got the generic payloads only).
     pub trace_error: Option<String>,
+    /// Places the trace saw only in part ([`crate::shape::Traced::gaps`]).
+    pub trace_gaps: Vec<String>,
     /// Why the check could not run every payload, if it could not.
     pub failure: Option<String>,
     /// Whether the verdict needs the type's places reached (a check of generated payloads;
@@ -161,6 +163,7 @@ impl Report {
             amplification: crate::DEFAULT_AMPLIFICATION,
             build: BUILD,
             trace_error: None,
+            trace_gaps: Vec::new(),
             failure: None,
             verdict_needs_reach: false,
             samples: 0,
@@ -347,6 +350,14 @@ impl Report {
                 ));
             }
         }
+        if !self.trace_gaps.is_empty() && self.samples == 0 {
+            return Some(format!(
+                "the trace saw part of the type only, and no sample was given: {}; add valid \
+                 values with .sample(&value) (one per variant) or captured messages with \
+                 .samples(dir)",
+                self.trace_gaps.join("; ")
+            ));
+        }
         if !valid_decoded {
             return Some(
                 "no valid document decoded, so every attack was refused before it reached \
@@ -422,6 +433,9 @@ impl Report {
         );
         if let Some(e) = &self.trace_error {
             let _ = writeln!(out, "  {e}");
+        }
+        for gap in &self.trace_gaps {
+            let _ = writeln!(out, "  seen in part: {gap}");
         }
         for e in &self.sample_errors {
             let _ = writeln!(out, "  {e}");
@@ -593,6 +607,7 @@ impl Report {
             "heap_ceiling": self.heap_ceiling,
             "time_limit_ms": self.time_limit.as_millis() as u64,
             "trace_error": self.trace_error,
+            "trace_gaps": self.trace_gaps,
             "failure": self.failure,
             "build": self.build,
             "amplification_floor": self.amplification.floor,

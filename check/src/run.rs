@@ -26,7 +26,7 @@ use serde::de::Deserialize;
 use crate::alloc;
 use crate::payload::Payload;
 use crate::report::{Outcome, Report, Row};
-use crate::typed::payloads_for;
+use crate::typed::payloads_and_gaps;
 
 /// The environment variable that makes a process a check's child.
 const CHILD_ENV: &str = "HARDPACK_CHECK_CHILD";
@@ -215,7 +215,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     /// [`Check::decoder`] for a type that borrows from its input (`&'a str` fields,
     /// `#[serde(borrow)]`): the bytes are `'static` (they live as long as the child process
     /// that decodes them), so the result may borrow from them:
-    /// `.decoder_borrowing("rmp-serde", |b| rmp_serde::from_slice::<Message<'_>>(b))`.
+    /// `.decoder_borrowing("rmp-serde", rmp_serde::from_slice::<Message<'_>>)`.
     pub fn decoder_borrowing<'b, R, E: Display>(
         self,
         name: &str,
@@ -359,7 +359,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             c.set(n + 1);
             n
         });
-        let (mut payloads, trace_error) = self.load();
+        let (mut payloads, trace_error, trace_gaps) = self.load();
         let sample_errors = self.add_samples(&mut payloads);
         match child_role() {
             Some(role) if role.check == ordinal => {
@@ -375,7 +375,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                 std::process::exit(0)
             }
             Some(_) => Report::skipped(self.type_name),
-            None => self.run_as_parent(ordinal, payloads, trace_error, sample_errors),
+            None => self.run_as_parent(ordinal, payloads, trace_error, trace_gaps, sample_errors),
         }
     }
 
@@ -391,15 +391,15 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         errors
     }
 
-    fn load(&self) -> (Vec<Payload>, Option<String>) {
+    fn load(&self) -> (Vec<Payload>, Option<String>, Vec<String>) {
         match &self.source {
             Source::Generated => {
-                let (payloads, error) = payloads_for::<T>();
-                (payloads, error.map(|e| e.to_string()))
+                let (payloads, error, gaps) = payloads_and_gaps::<T>();
+                (payloads, error.map(|e| e.to_string()), gaps)
             }
             Source::Files(path) => match read_payloads(path) {
-                Ok(payloads) => (payloads, None),
-                Err(e) => (Vec::new(), Some(e)),
+                Ok(payloads) => (payloads, None, Vec::new()),
+                Err(e) => (Vec::new(), Some(e), Vec::new()),
             },
         }
     }
@@ -506,6 +506,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         ordinal: usize,
         payloads: Vec<Payload>,
         trace_error: Option<String>,
+        trace_gaps: Vec<String>,
         sample_errors: Vec<String>,
     ) -> Report {
         let steps: Vec<Option<usize>> = match &self.sweep {
@@ -547,6 +548,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             build: crate::report::BUILD,
             sweep: self.sweep.map(|(limit, _)| limit),
             trace_error,
+            trace_gaps,
             failure,
             verdict_needs_reach: matches!(self.source, Source::Generated),
             samples: self.samples.len(),

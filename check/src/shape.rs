@@ -112,6 +112,10 @@ pub struct Traced {
     pub containers: BTreeMap<String, Container>,
     /// How many times the tracer ran the type's `Deserialize`.
     pub runs: usize,
+    /// Places the trace could see only in part, and why: an untagged enum, whose refusal
+    /// names no field or variant, so its variants that are not a plain value (a struct, a
+    /// sequence) are found only by a sample.
+    pub gaps: Vec<String>,
 }
 
 /// Why a type's shape could not be traced.
@@ -193,6 +197,17 @@ pub fn trace<T: Deserialize<'static>>() -> Result<Traced, TraceError> {
                 root,
                 containers: state.containers,
                 runs,
+                gaps: state
+                    .gaps
+                    .iter()
+                    .map(|(key, said)| {
+                        format!(
+                            "`{}` refuses without saying what it wants ({said}): its variants \
+                             that are not a plain value are reached only by a sample",
+                            if key.is_empty() { "the root" } else { key }
+                        )
+                    })
+                    .collect(),
             };
             apply_samples(&mut traced, &state.searches);
             Ok(traced)
@@ -415,6 +430,8 @@ struct State {
     struct_keys: Vec<String>,
     /// The place blamed last, for the error when nothing is accepted.
     last_blamed: Option<String>,
+    /// Places whose refusals said nothing to learn from, with what they said.
+    gaps: BTreeMap<String, String>,
 }
 
 impl State {
@@ -531,6 +548,12 @@ impl State {
                 continue;
             };
             self.last_blamed = Some(key.clone());
+            if error
+                .0
+                .contains("did not match any variant of untagged enum")
+            {
+                self.gaps.insert(key.clone(), error.0.clone());
+            }
             if search.kind == Searching::Leaf && error.0.starts_with("unknown variant ") {
                 // A tag read as an identifier (an adjacently tagged enum read as a
                 // sequence): the struct holding it is searched as a map, one variant each.

@@ -41,13 +41,20 @@ pub fn for_type<T: Deserialize<'static>>() -> Result<Vec<Payload>, TraceError> {
 /// What a check runs against `T`: the generic payloads, then those shaped by `T`; when `T`
 /// cannot be traced, the generic payloads alone and the reason.
 pub fn payloads_for<T: Deserialize<'static>>() -> (Vec<Payload>, Option<TraceError>) {
+    let (all, error, _) = payloads_and_gaps::<T>();
+    (all, error)
+}
+
+/// [`payloads_for`], and the places the trace saw only in part ([`Traced::gaps`]).
+pub(crate) fn payloads_and_gaps<T: Deserialize<'static>>(
+) -> (Vec<Payload>, Option<TraceError>, Vec<String>) {
     let mut all = generic();
-    match for_type::<T>() {
-        Ok(typed) => {
-            all.extend(typed);
-            (all, None)
+    match trace::<T>() {
+        Ok(traced) => {
+            all.extend(from_shape(&traced));
+            (all, None, traced.gaps)
         }
-        Err(e) => (all, Some(e)),
+        Err(e) => (all, Some(e), Vec::new()),
     }
 }
 

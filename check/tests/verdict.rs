@@ -89,12 +89,14 @@ fn holding_far_more_than_the_input_is_broken_whatever_the_decoder() {
             rmp_serde::from_slice::<Small>(b)
         })
         .run();
-    // Every payload the decoder lived through (rmp-serde's recursion kills it on some) is
-    // broken by what it held, accepted or refused.
+    // Every payload under 64 KiB the decoder lived through (rmp-serde's recursion kills it on
+    // some) is broken by what it held, accepted or refused; a megabyte nesting may hold 200
+    // MiB (1 KiB a byte).
     let lived: Vec<_> = report
         .rows
         .iter()
         .filter(|r| matches!(r.outcome, Outcome::Accepted | Outcome::Refused(_)))
+        .filter(|r| r.input_bytes < 64 << 10)
         .collect();
     assert!(lived.len() > 50, "{}", report.text());
     for row in lived {
