@@ -159,8 +159,8 @@ pub use run::{
     DEFAULT_TIME_LIMIT,
 };
 pub use typed::{
-    for_sample, for_type, from_shape, payloads_for, seeds_for, write_seeds, MAX_SEED_BYTES,
-    RECURSION_DEPTH,
+    for_sample, for_type, from_shape, payloads_for, seeds_for, write_sample_seeds, write_seeds,
+    MAX_SEED_BYTES, RECURSION_DEPTH,
 };
 
 /// One line for a test file: declares [`CountingAlloc`] as the global allocator and one

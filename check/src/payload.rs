@@ -36,6 +36,21 @@ impl Payload {
         }
     }
 
+    /// Its id as a file name: each character other than an ASCII letter, digit, `-`, `_` or
+    /// `.` replaced by `_`.
+    pub fn file_name(&self) -> String {
+        self.id
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    }
+
     /// The payload, attacking `place` from byte `offset` on.
     pub fn at_place(mut self, place: impl Into<String>, offset: usize) -> Self {
         self.place = Some(place.into());

@@ -125,6 +125,9 @@ impl Sample {
 
     /// Parses one MessagePack value that fills `bytes` exactly.
     pub fn parse(bytes: &[u8]) -> Result<Sample, String> {
+        if bytes.is_empty() {
+            return Err("it is empty".into());
+        }
         let mut at = 0;
         let sample = parse_at(bytes, &mut at, 0)?;
         if at != bytes.len() {

@@ -89,20 +89,31 @@ pub fn write_seeds<T: Deserialize<'static>>(
     std::fs::create_dir_all(dir)?;
     let seeds = seeds_for::<T>();
     for seed in &seeds {
-        let name: String = seed
-            .id
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        std::fs::write(dir.join(name), &seed.bytes)?;
+        std::fs::write(dir.join(seed.file_name()), &seed.bytes)?;
     }
     Ok(seeds.len())
+}
+
+/// Writes the seeds of one valid document (a sample, named `name`) into `dir` (created if
+/// missing): [`for_sample`] with each nesting just past hardpack's default `max_depth`, none
+/// over [`MAX_SEED_BYTES`]; returns how many. Seeds the fuzz template where the tracer cannot
+/// see the type, or with the messages a service really gets.
+pub fn write_sample_seeds(
+    dir: impl AsRef<std::path::Path>,
+    name: &str,
+    bytes: &[u8],
+) -> std::io::Result<usize> {
+    let dir = dir.as_ref();
+    let depth = hardpack::Limits::default().max_depth + 2;
+    let seeds = for_sample(name, bytes, depth)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+    std::fs::create_dir_all(dir)?;
+    let mut written = 0;
+    for seed in seeds.iter().filter(|s| s.bytes.len() <= MAX_SEED_BYTES) {
+        std::fs::write(dir.join(seed.file_name()), &seed.bytes)?;
+        written += 1;
+    }
+    Ok(written)
 }
 
 /// The payloads of one valid document (a sample, named `name`): the document itself, each of

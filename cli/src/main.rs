@@ -74,6 +74,27 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write the attacks on captured messages, node by node, for a decoder in any language.
+    ///
+    /// Each MESSAGE (a file holding one valid MessagePack value, or a directory of them) is
+    /// attacked at every node in its place: the largest claim at each array, map, str and
+    /// bin, the extremes at each integer, each container nested --depth deep, a bomb in an
+    /// unknown key of each map, duplicate keys, every cut. The rest of each document stays
+    /// valid, so the decoder reaches each attack. Without --write, lists them.
+    Mutate {
+        /// Captured messages: files, or directories walked for files
+        #[arg(required = true, value_name = "MESSAGE")]
+        messages: Vec<PathBuf>,
+        /// Write each payload to DIR/<message>/<id> (created)
+        #[arg(long, value_name = "DIR")]
+        write: Option<PathBuf>,
+        /// How deep each container is nested
+        #[arg(long, default_value_t = hardpack_check::RECURSION_DEPTH, value_name = "LEVELS")]
+        depth: usize,
+        /// Print a JSON array of {message, id, what, place, offset, bytes}
+        #[arg(long)]
+        json: bool,
+    },
     /// Decode a payload with another implementation in this process, measured (used by
     /// `repro --compare` inside a guarded child).
     #[command(hide = true)]
@@ -551,6 +572,78 @@ fn run_payloads(write: Option<&std::path::Path>, json: bool) -> Result<ExitCode,
     Ok(ExitCode::SUCCESS)
 }
 
+fn run_mutate(
+    messages: &[PathBuf],
+    write: Option<&std::path::Path>,
+    depth: usize,
+    json: bool,
+) -> Result<ExitCode, String> {
+    if depth == 0 {
+        return Err("--depth must be at least 1".into());
+    }
+    let files = hardpack_check::guard::collect_payloads(messages)?;
+    let mut list = Vec::new();
+    let (mut count, mut total) = (0usize, 0usize);
+    for file in &files {
+        let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let name: String = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "message".into());
+        let payloads = hardpack_check::for_sample(&name, &bytes, depth)
+            .map_err(|e| format!("{}: not one MessagePack value: {e}", file.display()))?;
+        let dir = write.map(|dir| dir.join(payload_dir_name(&name)));
+        if let Some(dir) = &dir {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        for p in &payloads {
+            if let Some(dir) = &dir {
+                let path = dir.join(p.file_name());
+                std::fs::write(&path, &p.bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+            if json {
+                list.push(serde_json::json!({
+                    "message": file.display().to_string(),
+                    "id": p.id,
+                    "what": p.what,
+                    "place": p.place,
+                    "offset": p.offset,
+                    "bytes": p.bytes.len(),
+                }));
+            } else if write.is_none() {
+                use std::io::Write as _;
+                let line = format!("{:<56} {:>9}  {}", p.id, human_bytes(p.bytes.len()), p.what);
+                if writeln!(std::io::stdout().lock(), "{line}").is_err() {
+                    // The reader went away (`| head`): nothing more to say.
+                    return Ok(ExitCode::SUCCESS);
+                }
+            }
+            total += p.bytes.len();
+        }
+        count += payloads.len();
+    }
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&list).map_err(|e| e.to_string())?
+        );
+    }
+    eprintln!(
+        "hardpack mutate: {count} payloads ({}) from {} messages{}",
+        human_bytes(total),
+        files.len(),
+        write
+            .map(|dir| format!(", written to {}", dir.display()))
+            .unwrap_or_default()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A message's file name as a directory name.
+fn payload_dir_name(name: &str) -> String {
+    hardpack_check::Payload::new(name, "", Vec::new()).file_name()
+}
+
 fn run_peer_decode(implementation: &str, input: &std::path::Path) -> Result<ExitCode, String> {
     let payload = std::fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
     let result = compare::decode_in_process(implementation, &payload)?;
@@ -574,6 +667,12 @@ fn main() -> ExitCode {
         Command::Audit(args) => run_audit(args),
         Command::Targets { json } => run_targets(*json),
         Command::Payloads { write, json } => run_payloads(write.as_deref(), *json),
+        Command::Mutate {
+            messages,
+            write,
+            depth,
+            json,
+        } => run_mutate(messages, write.as_deref(), *depth, *json),
         Command::PeerDecode {
             implementation,
             input,
