@@ -46,3 +46,29 @@ fn the_scripts_explain_themselves() {
     }
     assert_eq!(script("fuzz-smoke", &["soon"]).status.code(), Some(2));
 }
+
+/// Every workspace built on its own (the fuzz crates, the AFL mutator, the example's fuzz
+/// crate) has a lockfile that matches its manifests: a test or nightly run that builds it
+/// must not leave the checkout changed.
+#[test]
+fn every_lockfile_matches_its_manifests() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for dir in [
+        ".",
+        "fuzz",
+        "fuzz/afl",
+        "fuzz/afl-mutator",
+        "check/example/fuzz",
+    ] {
+        let out = std::process::Command::new(env!("CARGO"))
+            .args(["metadata", "--format-version", "1", "--locked"])
+            .current_dir(repo.join(dir))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{dir}/Cargo.lock is out of date with its manifests:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
