@@ -7,11 +7,17 @@
 //!   input that hit any decoder (the seeds of hardpack's own fuzz targets);
 //! - [`for_type`]: payloads shaped by your type, traced from its `Deserialize`: a maximal
 //!   length claim at each collection, each recursive path nested a million deep, a bomb in
-//!   an unknown field, unknown enum variants, wrong types, duplicate keys, cut documents;
+//!   an unknown field, unknown enum variants, wrong types, duplicate keys, cut documents.
+//!   The tracer gets through every shape serde derives or users write (internally,
+//!   adjacently and untagged enums, `flatten`, validating hand-written impls, `try_from`,
+//!   borrowed fields) by searching for values each place accepts;
+//! - [`for_sample`]: any valid document, yours or captured from production, attacked node by
+//!   node in its place ([`mutate`]): the way in where a trace cannot go, for any decoder;
 //! - [`check`]: runs them all, each in a guarded child process, and reports per payload the
-//!   outcome, peak heap, allocations, time and amplification;
+//!   outcome, peak heap, allocations, time and amplification, and which places of the type
+//!   some payload reached;
 //! - [`fuzz_typed!`]: a fuzz target on your type for libFuzzer or AFL++, seeded by
-//!   [`write_seeds`].
+//!   [`write_seeds`] and [`write_sample_seeds`].
 //!
 //! # Harden your own types
 //!
@@ -40,13 +46,43 @@
 //! One check per `#[test]`: each payload runs in a child process that runs the test again,
 //! so a stack overflow or an abort is that payload's result and the check goes on. The
 //! counting allocator must be the test binary's global allocator; without it the check fails
-//! rather than report 0 bytes.
+//! rather than report 0 bytes. For the plain case, one line declares both:
+//! `hardpack_check::hardened_tests!(request: Request, event: Event);` ([`hardened_tests!`]).
 //!
 //! **What counts as broken** ([`Report::broken`]): a crash or abort (a stack overflow on the
 //! decoding thread, 2 MiB by default; an allocation over the heap ceiling, 1 GiB by
-//! default), a panic, a decode over the time limit (10 s by default), or, with hardpack as
-//! the decoder, a peak heap over the documented bound for its limits (2 × `max_alloc_bytes`
-//! + 1 MiB per collection open at once, [`fuzz::heap_bound`]). Amplification (peak heap per input byte) is reported beside it.
+//! default, with the size asked), a panic, a decode over the time limit (10 s by default), a
+//! peak heap far above the input's size whatever the decoder (16 MiB + 1 KiB per input byte
+//! by default, [`Check::amplification_limit`]), or, with hardpack as the decoder, a peak heap
+//! over the documented bound for its limits (2 × `max_alloc_bytes` + 1 MiB per collection
+//! open at once, [`fuzz::heap_bound`]).
+//!
+//! **What counts as tested** ([`Report::untested`]): the check fails, saying what to add,
+//! when the type could not be traced and no sample was given, when the trace saw part of it
+//! only (an untagged enum, whose refusals name nothing) and no sample was given, or when no
+//! valid document decoded (every attack was refused before its place). [`Report::places`]
+//! lists each place of the type and what showed a payload got there.
+//!
+//! # Samples: where a trace cannot go
+//!
+//! ```no_run
+//! # #[derive(serde::Serialize, serde::Deserialize)]
+//! # #[serde(untagged)]
+//! # enum AccountId { Numeric(u64), Sharded { shard: u16, local: u64 } }
+//! # fn main() {
+//! // An untagged struct variant says nothing when refused: a sample reaches it.
+//! hardpack_check::check::<AccountId>()
+//!     .sample(&AccountId::Sharded { shard: 3, local: 12 })
+//!     .samples("captured/")             // messages captured from production, one a file
+//!     .assert_hardened();
+//! # }
+//! ```
+//!
+//! Each sample is attacked node by node, the rest of the document left valid: the largest
+//! claim at each collection and str, the extremes at each integer (a `len: u32` that sizes a
+//! buffer gets 4294967295), each container nested a million deep, a bomb in an unknown key of
+//! each map, duplicate keys, every cut. `hardpack mutate captured/ --write payloads/` writes
+//! the same attacks to files, for a decoder in another language.
 //!
 //! # Reported payloads
 //!
@@ -119,14 +155,27 @@
 //! same `build.sh` is the project's. The fuzz crate can depend on this crate with
 //! `default-features = false`: the HTML report is not needed there.
 //!
-//! # What the tracer cannot see
+//! # How the tracer sees a type
 //!
-//! A place read with `deserialize_any` (an untagged or internally tagged enum, a flattened
-//! struct, a `serde_json::Value` or `hardpack::Value` field) does not say what it wants: it is
-//! [`shape::Shape::Opaque`], gets the generic bombs and claims, and the rest of the type is
-//! still traced. A type the tracer cannot get through at all (one that recurses with no
-//! `Option`, collection or ending variant) gets the generic payloads and the reason, in
-//! [`Report::trace_error`].
+//! It hands the type's `Deserialize` the smallest value of each kind asked for and records
+//! what was asked where. Where a value is refused it searches, learning from the refusal:
+//! serde's messages name the missing field, the expected type, the variants, the length
+//! (`invalid length 0, expected 32 bytes`); a hand-written impl's numbers and quoted words
+//! are tried as values. A place read with `deserialize_any` (an internally or adjacently
+//! tagged or untagged enum, a flattened struct) is handed self-describing samples the same
+//! way, one per variant, and becomes [`shape::Shape::Sampled`]: its attacks are those samples
+//! mutated node by node. A place that accepts every kind of value (`serde_json::Value`,
+//! `hardpack::Value`) is [`shape::Shape::Opaque`] and gets the generic bombs and claims. A
+//! type may borrow (`&'a str`, `#[serde(borrow)] Cow`): check `T<'static>` and decode with
+//! [`Check::decoder_borrowing`].
+//!
+//! What it cannot see, it says: an untagged enum's refusal names nothing, so its variants
+//! that are not plain values are found only by a sample ([`Report::trace_gaps`]); a struct
+//! field with `#[serde(alias)]` shifts the names of the fields after it in payload ids (serde
+//! lists aliases among the field names); a type it cannot get through at all (one that
+//! recurses with no `Option`, collection or ending variant, or refuses every value tried)
+//! gets the generic payloads and the reason, in [`Report::trace_error`], and the check fails
+//! until a sample is given.
 
 // The counting allocator implements `GlobalAlloc`, which is unsafe to implement; nothing
 // else in the crate is.
