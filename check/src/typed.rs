@@ -259,17 +259,29 @@ fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
                     let (with_sample, offset) =
                         writer.with_hole(&traced.root, &place.steps, &sample.to_bytes());
                     let sample_name = format!("{}@{k}", name(place));
-                    if k > 0 {
-                        let mut valid = Payload::new(
-                            format!("{sample_name}.valid"),
-                            format!(
-                                "{}: a valid document holding its sample {k}, {sample}",
-                                name(place)
-                            ),
-                            with_sample,
-                        );
-                        valid.reaches.push(name(place));
-                        controls.push(valid);
+                    // Each node of the sample is a place of its own; the valid document
+                    // holding the sample reaches them all.
+                    let nodes: Vec<String> = sample
+                        .paths()
+                        .iter()
+                        .map(|path| {
+                            format!("{sample_name}{}", crate::mutate::place_name(sample, path))
+                        })
+                        .collect();
+                    match controls.iter_mut().find(|c| c.bytes == with_sample) {
+                        Some(known) => known.reaches.extend(nodes),
+                        None => {
+                            let mut valid = Payload::new(
+                                format!("{sample_name}.valid"),
+                                format!(
+                                    "{}: a valid document holding its sample {k}, {sample}",
+                                    name(place)
+                                ),
+                                with_sample,
+                            );
+                            valid.reaches = nodes;
+                            controls.push(valid);
+                        }
                     }
                     for m in mutants(sample, depth) {
                         let (bytes, hole) = writer.with_hole(&traced.root, &place.steps, &m.bytes);
@@ -280,7 +292,7 @@ fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
                                 format!("{sample_name}{}: {}", m.place, m.what),
                                 bytes,
                             )
-                            .at_place(name(place), offset + m.offset),
+                            .at_place(format!("{sample_name}{}", m.place), offset + m.offset),
                         );
                     }
                 }

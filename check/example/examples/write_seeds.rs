@@ -1,11 +1,11 @@
 //! Writes the fuzz seeds of the example types, as a team writes its own once:
 //! `cargo run -p hardpack-check-example --example write_seeds -- DIR` fills DIR/config,
-//! DIR/rpc_request and DIR/event (the targets of `check/example/fuzz`).
+//! DIR/rpc_request, DIR/event and DIR/chunk (the targets of `check/example/fuzz`).
 
 use std::path::PathBuf;
 
 use hardpack_check::write_seeds;
-use hardpack_check_example::{Config, Event, RpcRequest};
+use hardpack_check_example::{Chunk, Config, Event, RpcRequest};
 
 fn main() -> std::io::Result<()> {
     let dir = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "corpus".into()));
@@ -16,6 +16,7 @@ fn main() -> std::io::Result<()> {
             write_seeds::<RpcRequest>(dir.join("rpc_request"))?,
         ),
         ("event", write_seeds::<Event>(dir.join("event"))?),
+        ("chunk", write_seeds::<Chunk>(dir.join("chunk"))?),
     ];
     for (target, n) in written {
         eprintln!("{n} seeds for {target} in {}", dir.join(target).display());

@@ -16,10 +16,7 @@ const RMP_SERDE_STACK: usize = if cfg!(debug_assertions) {
     64 << 10
 };
 
-/// The report's text, printed for `cargo test -p hardpack-check-example -- --nocapture`.
-fn summary(report: &Report) -> String {
-    report.text()
-}
+mod common;
 
 /// The rows rmp-serde's recursion took down (every payload ran: the check went on after
 /// each death).
@@ -35,19 +32,21 @@ fn overflows(report: &Report) -> Vec<String> {
 
 #[test]
 fn rpc_request_with_hardpack() {
+    let started = std::time::Instant::now();
     let report = check::<RpcRequest>().round_trip().run();
-    eprintln!("{}", summary(&report));
+    common::table(&report, started);
     assert!(report.trace_error.is_none(), "{:?}", report.trace_error);
     report.assert_hardened();
 }
 
 #[test]
 fn rpc_request_with_rmp_serde() {
+    let started = std::time::Instant::now();
     let report = check::<RpcRequest>()
         .decoder("rmp-serde", |b| rmp_serde::from_slice::<RpcRequest>(b))
         .stack_bytes(RMP_SERDE_STACK)
         .run();
-    eprintln!("{}", summary(&report));
+    common::table(&report, started);
     let overflows = overflows(&report);
     assert!(
         overflows.iter().any(|id| id.contains("::List[].nested")),
@@ -74,8 +73,9 @@ fn event() -> Event {
 
 #[test]
 fn event_with_hardpack() {
+    let started = std::time::Instant::now();
     let report = check::<Event>().round_trip().sample(&event()).run();
-    eprintln!("{}", summary(&report));
+    common::table(&report, started);
     assert!(report.trace_error.is_none(), "{:?}", report.trace_error);
     // The untagged tag value and the uninterpreted part are opaque: they get the generic bombs.
     assert!(report
@@ -87,11 +87,12 @@ fn event_with_hardpack() {
 
 #[test]
 fn event_with_rmp_serde() {
+    let started = std::time::Instant::now();
     let report = check::<Event>()
         .decoder("rmp-serde", |b| rmp_serde::from_slice::<Event>(b))
         .stack_bytes(RMP_SERDE_STACK)
         .run();
-    eprintln!("{}", summary(&report));
+    common::table(&report, started);
     // A deep nesting in the part the service does not interpret (relay#6212's shape).
     assert!(
         overflows(&report)
@@ -104,8 +105,9 @@ fn event_with_rmp_serde() {
 
 #[test]
 fn config_with_hardpack() {
+    let started = std::time::Instant::now();
     let report = check::<Config>().round_trip().run();
-    eprintln!("{}", summary(&report));
+    common::table(&report, started);
     assert!(report.trace_error.is_none(), "{:?}", report.trace_error);
     assert!(report.rows.iter().any(|r| r.id.ends_with(".nested")));
     report.assert_hardened();
@@ -113,11 +115,12 @@ fn config_with_hardpack() {
 
 #[test]
 fn config_with_rmp_serde() {
+    let started = std::time::Instant::now();
     let report = check::<Config>()
         .decoder("rmp-serde", |b| rmp_serde::from_slice::<Config>(b))
         .stack_bytes(RMP_SERDE_STACK)
         .run();
-    eprintln!("{}", summary(&report));
+    common::table(&report, started);
     assert!(
         overflows(&report).iter().any(|id| id.ends_with(".nested")),
         "{}",
@@ -127,10 +130,11 @@ fn config_with_rmp_serde() {
 
 #[test]
 fn rpc_request_budget_sweep() {
+    let started = std::time::Instant::now();
     let report = check::<RpcRequest>()
         .sweep(Limit::AllocBytes, [64, 1 << 10, 16 << 10, 64 << 20])
         .run();
-    eprintln!("{}", summary(&report));
+    common::table(&report, started);
     // Each run held to the heap bound of the budget it ran under.
     report.assert_hardened();
     // The valid samples decode once the budget holds them, and not under 64 bytes.
