@@ -11,6 +11,7 @@ use crate::generic::generic;
 use crate::msgpack::{array_header, int_bytes, map_header, str_bytes, uint_bytes};
 use crate::mutate::mutants;
 use crate::payload::Payload;
+use crate::sample::Sample;
 use crate::shape::{trace, Container, Shape, TraceError, Traced, Variant};
 
 /// How deep the recursion payloads nest each recursive path.
@@ -296,8 +297,19 @@ fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
                         );
                     }
                 }
-                for p in generic_bombs() {
-                    out.push(at(&p.id, p.what, &p.bytes));
+                // A place that takes containers or several kinds (a tagged or untagged
+                // enum, a flattened struct) may take anything: it gets the generic bombs too.
+                // A validated leaf (a hash, a length) gets its sample's attacks only.
+                let kinds: std::collections::BTreeSet<_> =
+                    samples.iter().map(|s| s.kind() as u8).collect();
+                let any = samples
+                    .iter()
+                    .any(|s| matches!(s, Sample::Array(_) | Sample::Map(_)))
+                    || kinds.len() > 1;
+                if any {
+                    for p in generic_bombs() {
+                        out.push(at(&p.id, p.what, &p.bytes));
+                    }
                 }
             }
             Resolved::Shape(Shape::Int { signed, bits }) => {
