@@ -282,6 +282,24 @@ fn attacks(
                 ("int-i64-min", "the smallest i64", i64::MIN as i128),
                 ("int-minus-1", "-1", -1),
             ];
+            // And the small values beside it: a branch a hand-written impl left
+            // `unimplemented!` is often the next number.
+            let mut near: Vec<i128> = (0..=7).collect();
+            near.extend([n.saturating_sub(1), n.saturating_add(1)]);
+            near.sort_unstable();
+            near.dedup();
+            for value in near.into_iter().filter(|v| v != n && *v >= -1) {
+                let bytes = if value < 0 {
+                    int_bytes(value as i64)
+                } else {
+                    uint_bytes(u64::try_from(value).unwrap_or(u64::MAX))
+                };
+                out.push(attack(
+                    &format!("int-{value}"),
+                    format!("the integer {value}"),
+                    bytes,
+                ));
+            }
             for (id, what, value) in extremes {
                 if value != *n {
                     let bytes = if value < 0 {

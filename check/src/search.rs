@@ -162,6 +162,26 @@ pub(crate) fn refine(refused: &Candidate, message: &str) -> Vec<Candidate> {
             }
         }
         if out.is_empty() {
+            // Every map has the field: what it holds is not what the type wants (a
+            // hand-written impl that looks a value up says "missing" for a wrong kind too).
+            for path in refused.suspects(Some(Kind::Map)) {
+                let Some(Sample::Map(entries)) = refused.tree.at(&path) else {
+                    continue;
+                };
+                let Some(at) = entries
+                    .iter()
+                    .position(|(k, _)| *k == Sample::Str(field.clone()))
+                else {
+                    continue;
+                };
+                let mut value = path.clone();
+                value.push(2 * at + 1);
+                for probe in probes().into_iter().skip(1) {
+                    out.extend(refused.with(&value, probe));
+                }
+            }
+        }
+        if out.is_empty() {
             out.extend(refused.with(&[], Sample::Map(vec![(Sample::Str(field), Sample::Nil)])));
         }
         return out;

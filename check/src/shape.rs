@@ -156,14 +156,27 @@ pub fn trace<T: Deserialize<'static>>() -> Result<Traced, TraceError> {
         runs += 1;
         state.begin_run();
         let mut shape = ShapeOf::default();
-        let result = T::deserialize(Recording {
-            tracer: Tracer {
-                state: &mut state,
-                place: String::new(),
-                scope: String::new(),
-                rel: String::new(),
-            },
-            shape: &mut shape,
+        // A Deserialize that panics on a value (an `unimplemented!` branch) is a finding, not
+        // the end of the trace: the value is kept to be written as a payload.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            T::deserialize(Recording {
+                tracer: Tracer {
+                    state: &mut state,
+                    place: String::new(),
+                    scope: String::new(),
+                    rel: String::new(),
+                },
+                shape: &mut shape,
+            })
+        }))
+        .unwrap_or_else(|panic| {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "a panic".into());
+            state.panicked();
+            Err(TraceFailure(format!("panicked: {message}")))
         });
         match result {
             Ok(_) => {
@@ -296,6 +309,8 @@ struct Search {
     /// For a tag read as an identifier inside a struct: the struct's place, which takes
     /// over the search once the refusal names the variants.
     parent_struct: Option<String>,
+    /// Values on which the type's Deserialize panicked: written as payloads, they show it.
+    panicked: Vec<Sample>,
 }
 
 impl Search {
@@ -336,6 +351,7 @@ impl Search {
             tries: 1,
             settled: false,
             parent_struct: None,
+            panicked: Vec::new(),
         }
     }
 
@@ -456,6 +472,19 @@ impl State {
             }
         }
         false
+    }
+
+    /// The run panicked: the value the last searching place handed is kept.
+    fn panicked(&mut self) {
+        let Some(key) = self.read.last() else {
+            return;
+        };
+        if let Some(search) = self.searches.get_mut(key) {
+            let value = search.current.tree.clone();
+            if search.sampling && !search.panicked.contains(&value) {
+                search.panicked.push(value);
+            }
+        }
     }
 
     /// What the searching place `key` hands this run (created with `first`, then `then`).
@@ -631,6 +660,15 @@ fn apply_samples(traced: &mut Traced, searches: &BTreeMap<String, Search>) {
         let search = searches.get(key)?;
         if !search.sampling || search.accepted.is_empty() {
             return None;
+        }
+        // What made it panic is kept beside what it accepted.
+        let with_panics = || {
+            let mut all = search.accepted.clone();
+            all.extend(search.panicked.iter().cloned());
+            Shape::Sampled(all)
+        };
+        if !search.panicked.is_empty() {
+            return Some(with_panics());
         }
         match search.kind {
             Searching::Leaf if search.accepted.first() == Some(&search.default) => None,

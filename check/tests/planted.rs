@@ -447,3 +447,54 @@ planted!(
     rmp_serde,
     overflow
 );
+
+/// A message whose kind is a number, dispatched by hand (serde's internally tagged enums take
+/// names only), with one kind left unimplemented: a panic any client can trigger.
+#[derive(Debug)]
+enum Numbered {
+    Ping,
+    Call(#[allow(dead_code)] Call),
+}
+
+#[allow(dead_code)]
+#[derive(Deserialize, Debug)]
+struct Call {
+    kind: u8,
+    target: String,
+}
+
+impl<'de> Deserialize<'de> for Numbered {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{Error, Unexpected};
+        let value = serde_json::Value::deserialize(d)?;
+        match value.get("kind").and_then(serde_json::Value::as_u64) {
+            Some(1) => Call::deserialize(value)
+                .map(Numbered::Call)
+                .map_err(|_| D::Error::custom("not a call")),
+            Some(2) => unimplemented!("kind 2 (stream) is not implemented"),
+            Some(3) => Ok(Numbered::Ping),
+            Some(n) => Err(D::Error::invalid_value(
+                Unexpected::Unsigned(n),
+                &"a kind from 1 to 3",
+            )),
+            None => Err(D::Error::missing_field("kind")),
+        }
+    }
+}
+
+fn panicked(o: &Outcome) -> bool {
+    matches!(o, Outcome::Panicked(m) if m.contains("kind 2"))
+}
+
+planted!(
+    unimplemented_dispatch_hardpack,
+    Numbered,
+    hardpack,
+    panicked
+);
+planted!(
+    unimplemented_dispatch_rmp_serde,
+    Numbered,
+    rmp_serde,
+    panicked
+);
