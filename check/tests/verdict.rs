@@ -196,3 +196,39 @@ fn every_allocation_path_is_refused_above_the_ceiling_and_counted_in_the_peak() 
     );
     unsafe { dealloc(grown, Layout::from_size_align(4 * MIB, 8).unwrap()) };
 }
+
+#[test]
+fn the_ceiling_allows_exactly_its_size_and_refuses_one_byte_more() {
+    let at = Layout::from_size_align(MIB, 8).unwrap();
+    let over = Layout::from_size_align(MIB + 1, 8).unwrap();
+    let ptr = refusing_above(MIB, || unsafe { alloc(at) });
+    assert!(
+        !ptr.is_null(),
+        "a request of exactly the ceiling was refused"
+    );
+    unsafe { dealloc(ptr, at) };
+    let ptr = refusing_above(MIB, || unsafe { alloc(over) });
+    assert!(
+        ptr.is_null(),
+        "a request one byte over the ceiling was allowed"
+    );
+}
+
+#[test]
+fn freed_memory_leaves_the_peak_and_the_live_count() {
+    let layout = Layout::from_size_align(MIB, 8).unwrap();
+    let ((), cost) = measure(|| {
+        for _ in 0..4 {
+            let ptr = unsafe { alloc(layout) };
+            assert!(!ptr.is_null());
+            unsafe { dealloc(ptr, layout) };
+        }
+    });
+    // Four allocations of 1 MiB, one live at a time.
+    assert_eq!(cost.allocations, 4);
+    assert!(
+        cost.peak_bytes >= MIB && cost.peak_bytes < 2 * MIB,
+        "{cost:?}"
+    );
+    assert_eq!(cost.kept_bytes, 0, "{cost:?}");
+}
