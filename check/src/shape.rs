@@ -131,7 +131,8 @@ impl fmt::Display for TraceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "cannot trace the serde shape of `{}`: {}; it gets the generic payloads only",
+            "cannot trace the serde shape of `{}`: {}; the check runs the generic payloads and \
+             the samples given",
             self.type_name, self.reason
         )
     }

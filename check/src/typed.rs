@@ -20,6 +20,12 @@ pub const RECURSION_DEPTH: usize = 1_000_000;
 /// The key an unknown struct field or enum variant is given.
 const UNKNOWN: &str = "hardpack-check-unknown";
 
+/// The name of the newtype struct rmp-serde and hardpack read and write as an ext.
+const EXT_STRUCT_NAME: &str = hardpack::ser::EXT_STRUCT_NAME;
+
+/// The smallest ext: fixext 1, type 1, one zero byte.
+const SMALLEST_EXT: [u8; 3] = [0xd4, 0x01, 0x00];
+
 /// The longest valid sample cut at every offset (a cut of each byte of a bigger one says
 /// nothing more).
 const MAX_CUT_SAMPLE: usize = 4096;
@@ -369,6 +375,11 @@ fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
                     ));
                 }
             }
+            Resolved::Container(name, Container::Newtype(_)) if name == EXT_STRUCT_NAME => {
+                for (id, what, header) in claims(&EXT_CLAIMS) {
+                    out.push(at(&id, what, &header));
+                }
+            }
             Resolved::Container(_, Container::Enum(_)) => {
                 out.push(at(
                     "unknown-variant-index",
@@ -549,6 +560,15 @@ const BIN_CLAIMS: [Claim; 3] = [
         "bin32-max",
         "bin 32 claiming 4294967295 bytes",
         &[0xc6, 0xff, 0xff, 0xff, 0xff],
+    ),
+];
+
+const EXT_CLAIMS: [Claim; 2] = [
+    ("ext8-max", "ext 8 claiming 255 bytes", &[0xc7, 0xff, 0x01]),
+    (
+        "ext32-max",
+        "ext 32 claiming 4294967295 bytes",
+        &[0xc9, 0xff, 0xff, 0xff, 0xff, 0x01],
     ),
 ];
 
@@ -799,6 +819,8 @@ impl<'a> Writer<'a> {
                 open.push((name.clone(), steps.len()));
                 match container {
                     Container::UnitStruct => {}
+                    // An ext is one item on the wire: nothing inside it is a place of its own.
+                    Container::Newtype(_) if name == EXT_STRUCT_NAME => {}
                     Container::Newtype(inner) => self.child(Step::Inner, inner, steps, open, out),
                     Container::TupleStruct(shapes) => {
                         for (i, s) in shapes.iter().enumerate() {
@@ -955,6 +977,9 @@ impl<'a> Writer<'a> {
         let Some(container) = self.containers.get(name) else {
             return vec![0xc0];
         };
+        if name == EXT_STRUCT_NAME {
+            return SMALLEST_EXT.to_vec();
+        }
         if open.iter().filter(|n| *n == name).count() > 64 {
             // A container that cannot end: give up with nil rather than recurse forever.
             return vec![0xc0];
@@ -1158,6 +1183,7 @@ impl<'a> Writer<'a> {
                 }
                 out
             }
+            Shape::Named(name) if name == EXT_STRUCT_NAME => SMALLEST_EXT.to_vec(),
             Shape::Named(name) if !open.contains(name) => {
                 let Some(container) = self.containers.get(name) else {
                     return vec![0xc0];

@@ -288,3 +288,29 @@ fn transparent_and_tuple_aliases_are_named_as_written() {
     );
     valid_documents_decode::<Pair>();
 }
+
+/// rmp-serde's (and hardpack's) ext: a newtype struct of that name around (type, bytes).
+#[allow(dead_code)]
+#[derive(Deserialize, Debug)]
+#[serde(rename = "_ExtStruct")]
+struct Ext((i8, serde_bytes::ByteBuf));
+
+#[allow(dead_code)]
+#[derive(Deserialize, Debug)]
+struct WithExt {
+    id: u8,
+    attachment: Ext,
+}
+
+#[test]
+fn an_ext_is_written_as_an_ext_and_gets_ext_claims() {
+    let valid = valid_documents_decode::<WithExt>();
+    assert!(valid.iter().any(|p| p.bytes.contains(&0xd4)), "{valid:#?}");
+    let payloads = for_type::<WithExt>().unwrap();
+    let claim = payloads
+        .iter()
+        .find(|p| p.id == "WithExt.attachment.ext32-max")
+        .expect("an ext claim");
+    let err = hardpack::from_slice::<WithExt>(&claim.bytes).unwrap_err();
+    assert!(err.offset() >= claim.offset.unwrap(), "{err}");
+}
