@@ -722,3 +722,57 @@ pub fn human_bytes(bytes: usize) -> String {
     }
     format!("{value:.1} {}", UNITS[unit])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(input_bytes: usize, peak_heap_bytes: usize) -> Row {
+        let payload = Payload::new("p", "a payload", vec![0; input_bytes]);
+        let mut row = Row::new(0, &payload, Outcome::Accepted);
+        row.peak_heap_bytes = peak_heap_bytes;
+        row
+    }
+
+    fn report(limits: Option<Limits>) -> Report {
+        let mut report = Report::skipped("T");
+        report.limits = limits;
+        report.heap_ceiling = 1 << 30;
+        report.stack_bytes = 2 << 20;
+        report
+    }
+
+    #[test]
+    fn amplification_is_peak_heap_per_input_byte() {
+        assert_eq!(row(10, 1000).amplification(), 100.0);
+        assert_eq!(row(0, 64).amplification(), 64.0);
+    }
+
+    #[test]
+    fn each_heap_bound_holds_at_its_value_and_breaks_one_byte_above() {
+        let any = report(None);
+        let amplified = any.amplification.bound(100);
+        assert_eq!(any.broken_because(&row(100, amplified)), None);
+        let why = any.broken_because(&row(100, amplified + 1)).unwrap();
+        assert!(why.contains("per input byte"), "{why}");
+
+        let mut small_ceiling = report(None);
+        small_ceiling.heap_ceiling = 1000;
+        assert_eq!(small_ceiling.broken_because(&row(100, 1000)), None);
+        let why = small_ceiling.broken_because(&row(100, 1001)).unwrap();
+        assert!(why.contains("ceiling"), "{why}");
+
+        // With hardpack as the decoder, its documented bound, under a budget small enough
+        // that the bound is below the amplification bound.
+        let limits = Limits::default()
+            .with(Limit::AllocBytes, 1024)
+            .with(Limit::Depth, 2);
+        let hardpack = report(Some(limits.clone()));
+        let bound = crate::fuzz::heap_bound(&limits, 100);
+        assert_eq!(hardpack.heap_bound(&row(100, 0)), Some(bound));
+        assert!(bound < hardpack.amplification.bound(100));
+        assert_eq!(hardpack.broken_because(&row(100, bound)), None);
+        let why = hardpack.broken_because(&row(100, bound + 1)).unwrap();
+        assert!(why.contains("the limits allow"), "{why}");
+    }
+}
