@@ -76,3 +76,12 @@ pub(crate) fn int_bytes(n: i64) -> Vec<u8> {
         [&[0xd3][..], &n.to_be_bytes()].concat()
     }
 }
+
+/// Any integer from `i64::MIN` to `u64::MAX` in its smallest form (beyond, the nearest).
+pub(crate) fn integer_bytes(n: i128) -> Vec<u8> {
+    if n < 0 {
+        int_bytes(i64::try_from(n).unwrap_or(i64::MIN))
+    } else {
+        uint_bytes(u64::try_from(n).unwrap_or(u64::MAX))
+    }
+}

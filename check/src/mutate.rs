@@ -17,7 +17,7 @@
 //! assert!(all.iter().any(|m| m.place == ".body" && m.attack == "str32-max"));
 //! ```
 
-use crate::msgpack::{array_header, int_bytes, map_header, str_bytes, uint_bytes};
+use crate::msgpack::{array_header, integer_bytes, map_header, str_bytes};
 use crate::sample::{Kind, Sample, Span};
 
 /// The key an unknown map entry is given.
@@ -130,6 +130,76 @@ pub(crate) fn place_name(sample: &Sample, path: &[usize]) -> String {
     out
 }
 
+/// Header claims of one kind: (id, what, header bytes), every width at its largest.
+pub(crate) type Claim = (&'static str, &'static str, &'static [u8]);
+
+pub(crate) const ARRAY_CLAIMS: [Claim; 2] = [
+    (
+        "array16-max",
+        "array 16 claiming 65535 elements",
+        &[0xdc, 0xff, 0xff],
+    ),
+    (
+        "array32-max",
+        "array 32 claiming 4294967295 elements",
+        &[0xdd, 0xff, 0xff, 0xff, 0xff],
+    ),
+];
+pub(crate) const MAP_CLAIMS: [Claim; 2] = [
+    (
+        "map16-max",
+        "map 16 claiming 65535 entries",
+        &[0xde, 0xff, 0xff],
+    ),
+    (
+        "map32-max",
+        "map 32 claiming 4294967295 entries",
+        &[0xdf, 0xff, 0xff, 0xff, 0xff],
+    ),
+];
+pub(crate) const STR_CLAIMS: [Claim; 3] = [
+    ("str8-max", "str 8 claiming 255 bytes", &[0xd9, 0xff]),
+    (
+        "str16-max",
+        "str 16 claiming 65535 bytes",
+        &[0xda, 0xff, 0xff],
+    ),
+    (
+        "str32-max",
+        "str 32 claiming 4294967295 bytes",
+        &[0xdb, 0xff, 0xff, 0xff, 0xff],
+    ),
+];
+pub(crate) const BIN_CLAIMS: [Claim; 3] = [
+    ("bin8-max", "bin 8 claiming 255 bytes", &[0xc4, 0xff]),
+    (
+        "bin16-max",
+        "bin 16 claiming 65535 bytes",
+        &[0xc5, 0xff, 0xff],
+    ),
+    (
+        "bin32-max",
+        "bin 32 claiming 4294967295 bytes",
+        &[0xc6, 0xff, 0xff, 0xff, 0xff],
+    ),
+];
+
+pub(crate) const EXT_CLAIMS: [Claim; 2] = [
+    ("ext8-max", "ext 8 claiming 255 bytes", &[0xc7, 0xff, 0x01]),
+    (
+        "ext32-max",
+        "ext 32 claiming 4294967295 bytes",
+        &[0xc9, 0xff, 0xff, 0xff, 0xff, 0x01],
+    ),
+];
+
+pub(crate) fn claims(claims: &[Claim]) -> Vec<(String, String, Vec<u8>)> {
+    claims
+        .iter()
+        .map(|(id, what, header)| (id.to_string(), format!("{what}, no body"), header.to_vec()))
+        .collect()
+}
+
 type Attack = (String, String, Vec<u8>);
 
 fn attack(id: &str, what: impl Into<String>, bytes: Vec<u8>) -> Attack {
@@ -146,23 +216,17 @@ fn attacks(
     depth: usize,
 ) -> Vec<Attack> {
     let mut out = Vec::new();
-    let claim = |out: &mut Vec<Attack>, id: &str, what: &str, header: &[u8]| {
-        out.push(attack(id, format!("{what}, no body"), header.to_vec()));
+    let kind_claims: &[Claim] = match node {
+        Sample::Array(_) => &ARRAY_CLAIMS,
+        Sample::Map(_) => &MAP_CLAIMS,
+        Sample::Str(_) => &STR_CLAIMS,
+        Sample::Bin(_) => &BIN_CLAIMS,
+        Sample::Ext(_) => &EXT_CLAIMS,
+        _ => &[],
     };
+    out.extend(claims(kind_claims));
     match node {
         Sample::Array(items) => {
-            claim(
-                &mut out,
-                "array16-max",
-                "array 16 claiming 65535 elements",
-                &[0xdc, 0xff, 0xff],
-            );
-            claim(
-                &mut out,
-                "array32-max",
-                "array 32 claiming 4294967295 elements",
-                &[0xdd, 0xff, 0xff, 0xff, 0xff],
-            );
             let element = items.first().map_or(vec![0xc0], Sample::to_bytes);
             if element.len() <= MAX_REPEATED_ELEMENT {
                 out.push(attack(
@@ -173,18 +237,6 @@ fn attacks(
             }
         }
         Sample::Map(entries) => {
-            claim(
-                &mut out,
-                "map16-max",
-                "map 16 claiming 65535 entries",
-                &[0xde, 0xff, 0xff],
-            );
-            claim(
-                &mut out,
-                "map32-max",
-                "map 32 claiming 4294967295 entries",
-                &[0xdf, 0xff, 0xff, 0xff, 0xff],
-            );
             let body = &node_bytes[map_header(entries.len()).len()..];
             if let Some((k, v)) = entries.first() {
                 let entry = [k.to_bytes(), v.to_bytes()].concat();
@@ -224,24 +276,6 @@ fn attacks(
             ));
         }
         Sample::Str(_) => {
-            claim(
-                &mut out,
-                "str8-max",
-                "str 8 claiming 255 bytes",
-                &[0xd9, 0xff],
-            );
-            claim(
-                &mut out,
-                "str16-max",
-                "str 16 claiming 65535 bytes",
-                &[0xda, 0xff, 0xff],
-            );
-            claim(
-                &mut out,
-                "str32-max",
-                "str 32 claiming 4294967295 bytes",
-                &[0xdb, 0xff, 0xff, 0xff, 0xff],
-            );
             out.push(attack(
                 "str16-max-with-body",
                 "str 16 of 65535 bytes, all there",
@@ -249,24 +283,6 @@ fn attacks(
             ));
         }
         Sample::Bin(_) => {
-            claim(
-                &mut out,
-                "bin8-max",
-                "bin 8 claiming 255 bytes",
-                &[0xc4, 0xff],
-            );
-            claim(
-                &mut out,
-                "bin16-max",
-                "bin 16 claiming 65535 bytes",
-                &[0xc5, 0xff, 0xff],
-            );
-            claim(
-                &mut out,
-                "bin32-max",
-                "bin 32 claiming 4294967295 bytes",
-                &[0xc6, 0xff, 0xff, 0xff, 0xff],
-            );
             out.push(attack(
                 "bin16-max-with-body",
                 "bin 16 of 65535 bytes, all there",
@@ -289,25 +305,15 @@ fn attacks(
             near.sort_unstable();
             near.dedup();
             for value in near.into_iter().filter(|v| v != n && *v >= -1) {
-                let bytes = if value < 0 {
-                    int_bytes(value as i64)
-                } else {
-                    uint_bytes(u64::try_from(value).unwrap_or(u64::MAX))
-                };
                 out.push(attack(
                     &format!("int-{value}"),
                     format!("the integer {value}"),
-                    bytes,
+                    integer_bytes(value),
                 ));
             }
             for (id, what, value) in extremes {
                 if value != *n {
-                    let bytes = if value < 0 {
-                        int_bytes(value as i64)
-                    } else {
-                        uint_bytes(value as u64)
-                    };
-                    out.push(attack(id, what, bytes));
+                    out.push(attack(id, what, integer_bytes(value)));
                 }
             }
         }
@@ -323,15 +329,7 @@ fn attacks(
                 [&[0xcb][..], &f64::INFINITY.to_be_bytes()].concat(),
             ));
         }
-        Sample::Ext(_) => {
-            claim(
-                &mut out,
-                "ext32-max",
-                "ext 32 claiming 4294967295 bytes",
-                &[0xc9, 0xff, 0xff, 0xff, 0xff, 0x01],
-            );
-        }
-        Sample::Nil | Sample::Bool(_) => {}
+        Sample::Ext(_) | Sample::Nil | Sample::Bool(_) => {}
     }
     if let Some(nested) = nested(node, root, span, spans, doc, depth) {
         out.push(nested);

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
-use crate::msgpack::{array_header, bin_bytes, int_bytes, map_header, str_bytes, uint_bytes};
+use crate::msgpack::{array_header, bin_bytes, integer_bytes, map_header, str_bytes};
 
 /// One MessagePack value. Two samples are equal when they encode to the same bytes (a NaN
 /// equals itself).
@@ -86,11 +86,7 @@ impl Sample {
         match self {
             Sample::Nil => out.push(0xc0),
             Sample::Bool(b) => out.push(if *b { 0xc3 } else { 0xc2 }),
-            Sample::Int(n) => out.extend(if *n < 0 {
-                int_bytes(i64::try_from(*n).unwrap_or(i64::MIN))
-            } else {
-                uint_bytes(u64::try_from(*n).unwrap_or(u64::MAX))
-            }),
+            Sample::Int(n) => out.extend(integer_bytes(*n)),
             Sample::F32(x) => out.extend([&[0xca][..], &x.to_be_bytes()].concat()),
             Sample::F64(x) => out.extend([&[0xcb][..], &x.to_be_bytes()].concat()),
             Sample::Str(s) => out.extend(str_bytes(s)),

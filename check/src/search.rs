@@ -200,36 +200,20 @@ pub(crate) fn refine(refused: &Candidate, message: &str) -> Vec<Candidate> {
     }
     if let Some(unknown) = quoted_after(message, "unknown field ") {
         // deny_unknown_fields: the field goes.
-        for path in named_str(refused, &unknown) {
-            let Some((entry, map)) = path.split_last() else {
-                continue;
-            };
-            let mut next = refused.clone();
-            if let Some(Sample::Map(entries)) = next.tree.at_mut(map) {
-                if *entry / 2 < entries.len() {
-                    entries.remove(*entry / 2);
-                    next.recent.retain(|p| !p.starts_with(map));
-                    next.recent.push(map.to_vec());
-                    out.push(next);
-                }
-            }
-        }
-        return out;
+        return named_str(refused, &unknown)
+            .iter()
+            .filter_map(|path| without_entry(refused, path))
+            .collect();
     }
     if let Some(field) = quoted_after(message, "duplicate field ") {
-        for path in named_str(refused, &field).into_iter().skip(1) {
-            let Some((entry, map)) = path.split_last() else {
-                continue;
-            };
-            let mut next = refused.clone();
-            if let Some(Sample::Map(entries)) = next.tree.at_mut(map) {
-                if *entry / 2 < entries.len() {
-                    entries.remove(*entry / 2);
-                    out.push(next);
-                }
-            }
-        }
-        return out;
+        // The later entries naming the field go.
+        let mut named = named_str(refused, &field);
+        named.sort();
+        return named
+            .iter()
+            .skip(1)
+            .filter_map(|path| without_entry(refused, path))
+            .collect();
     }
     let expected = message
         .split_once(", expected ")
@@ -303,6 +287,22 @@ pub(crate) fn refine(refused: &Candidate, message: &str) -> Vec<Candidate> {
         }
     }
     out
+}
+
+/// The candidate without the map entry whose key is at `key_path`.
+fn without_entry(candidate: &Candidate, key_path: &[usize]) -> Option<Candidate> {
+    let (entry, map) = key_path.split_last()?;
+    let mut next = candidate.clone();
+    let Some(Sample::Map(entries)) = next.tree.at_mut(map) else {
+        return None;
+    };
+    if *entry / 2 >= entries.len() {
+        return None;
+    }
+    entries.remove(*entry / 2);
+    next.recent.retain(|p| !p.starts_with(map));
+    next.recent.push(map.to_vec());
+    Some(next)
 }
 
 /// Values of `kind` that the words of a refusal name: its numbers (as values or lengths) and
@@ -493,6 +493,19 @@ mod tests {
         );
         let names: Vec<String> = named.iter().map(|c| c.tree.to_string()).collect();
         assert_eq!(names, [r#"{"type": "Ping"}"#, r#"{"type": "Data"}"#]);
+    }
+
+    #[test]
+    fn an_unknown_or_duplicate_field_goes() {
+        let both = Candidate::new(Sample::Map(vec![
+            (Sample::Str("a".into()), Sample::Nil),
+            (Sample::Str("b".into()), Sample::Nil),
+            (Sample::Str("a".into()), Sample::Int(1)),
+        ]));
+        let unknown = refine(&both, "unknown field `b`, expected `a`");
+        assert_eq!(unknown[0].tree.to_string(), "{\"a\": nil, \"a\": 1}");
+        let duplicate = refine(&unknown[0], "duplicate field `a`");
+        assert_eq!(duplicate[0].tree.to_string(), "{\"a\": nil}");
     }
 
     #[test]

@@ -9,7 +9,9 @@ use serde::de::Deserialize;
 
 use crate::generic::generic;
 use crate::msgpack::{array_header, int_bytes, map_header, str_bytes, uint_bytes};
-use crate::mutate::mutants;
+use crate::mutate::{
+    claims, mutants, ARRAY_CLAIMS, BIN_CLAIMS, EXT_CLAIMS, MAP_CLAIMS, STR_CLAIMS,
+};
 use crate::payload::Payload;
 use crate::sample::Sample;
 use crate::shape::{trace, Container, Shape, TraceError, Traced, Variant};
@@ -507,76 +509,6 @@ fn thousands(n: usize) -> String {
         out.push(c);
     }
     out
-}
-
-/// Header claims of one kind: (id, what, header bytes), every width at its largest.
-type Claim = (&'static str, &'static str, &'static [u8]);
-
-const ARRAY_CLAIMS: [Claim; 2] = [
-    (
-        "array16-max",
-        "array 16 claiming 65535 elements",
-        &[0xdc, 0xff, 0xff],
-    ),
-    (
-        "array32-max",
-        "array 32 claiming 4294967295 elements",
-        &[0xdd, 0xff, 0xff, 0xff, 0xff],
-    ),
-];
-const MAP_CLAIMS: [Claim; 2] = [
-    (
-        "map16-max",
-        "map 16 claiming 65535 entries",
-        &[0xde, 0xff, 0xff],
-    ),
-    (
-        "map32-max",
-        "map 32 claiming 4294967295 entries",
-        &[0xdf, 0xff, 0xff, 0xff, 0xff],
-    ),
-];
-const STR_CLAIMS: [Claim; 3] = [
-    ("str8-max", "str 8 claiming 255 bytes", &[0xd9, 0xff]),
-    (
-        "str16-max",
-        "str 16 claiming 65535 bytes",
-        &[0xda, 0xff, 0xff],
-    ),
-    (
-        "str32-max",
-        "str 32 claiming 4294967295 bytes",
-        &[0xdb, 0xff, 0xff, 0xff, 0xff],
-    ),
-];
-const BIN_CLAIMS: [Claim; 3] = [
-    ("bin8-max", "bin 8 claiming 255 bytes", &[0xc4, 0xff]),
-    (
-        "bin16-max",
-        "bin 16 claiming 65535 bytes",
-        &[0xc5, 0xff, 0xff],
-    ),
-    (
-        "bin32-max",
-        "bin 32 claiming 4294967295 bytes",
-        &[0xc6, 0xff, 0xff, 0xff, 0xff],
-    ),
-];
-
-const EXT_CLAIMS: [Claim; 2] = [
-    ("ext8-max", "ext 8 claiming 255 bytes", &[0xc7, 0xff, 0x01]),
-    (
-        "ext32-max",
-        "ext 32 claiming 4294967295 bytes",
-        &[0xc9, 0xff, 0xff, 0xff, 0xff, 0x01],
-    ),
-];
-
-fn claims(claims: &[Claim]) -> Vec<(String, String, Vec<u8>)> {
-    claims
-        .iter()
-        .map(|(id, what, header)| (id.to_string(), format!("{what}, no body"), header.to_vec()))
-        .collect()
 }
 
 /// The largest (and, signed, the smallest) value of an integer type, in its smallest form.

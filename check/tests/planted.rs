@@ -10,6 +10,9 @@
 use std::fmt;
 
 use hardpack_check::{check, CountingAlloc, Outcome, Report};
+
+mod common;
+use common::Hash;
 use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
@@ -85,21 +88,6 @@ impl<'de> Deserialize<'de> for RecursiveList {
             }
         }
         d.deserialize_seq(V)
-    }
-}
-
-/// A hash that checks its length: the tracer must find 32 bytes to get past it.
-#[derive(Debug)]
-struct Hash(#[allow(dead_code)] [u8; 32]);
-
-impl<'de> Deserialize<'de> for Hash {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let bytes: serde_bytes::ByteBuf = Deserialize::deserialize(d)?;
-        let array: [u8; 32] = bytes
-            .as_ref()
-            .try_into()
-            .map_err(|_| serde::de::Error::invalid_length(bytes.len(), &"32 bytes"))?;
-        Ok(Hash(array))
     }
 }
 

@@ -8,6 +8,9 @@ use std::collections::BTreeMap;
 
 use hardpack_check::shape::{trace, Container, Shape};
 use hardpack_check::{for_type, Payload};
+
+mod common;
+use common::Hash;
 use serde::{Deserialize, Deserializer};
 
 #[allow(dead_code)]
@@ -43,22 +46,6 @@ struct WithExtra {
     level: u8,
     #[serde(flatten)]
     extra: BTreeMap<String, serde_json::Value>,
-}
-
-/// A hash that checks its length, as hand-written impls do.
-#[allow(dead_code)]
-#[derive(Debug)]
-struct Hash([u8; 32]);
-
-impl<'de> Deserialize<'de> for Hash {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let bytes: serde_bytes::ByteBuf = Deserialize::deserialize(d)?;
-        let array: [u8; 32] = bytes
-            .as_ref()
-            .try_into()
-            .map_err(|_| serde::de::Error::invalid_length(bytes.len(), &"32 bytes"))?;
-        Ok(Hash(array))
-    }
 }
 
 /// A frame whose body may not be longer than its length says.
