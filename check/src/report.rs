@@ -743,6 +743,53 @@ mod tests {
     }
 
     #[test]
+    fn a_place_is_reached_by_what_shows_the_decoder_got_there() {
+        let attack = |index: usize, place: &str, outcome: Outcome, refused_at: Option<usize>| {
+            let payload =
+                Payload::new(format!("{place}.attack"), "", vec![0; 8]).at_place(place, 4);
+            let mut row = Row::new(index, &payload, outcome);
+            row.refused_at = refused_at;
+            row
+        };
+        let refused = || Outcome::Refused("no".into());
+        let mut valid = Row::new(6, &Payload::new("valid", "", vec![0; 8]), Outcome::Accepted);
+        valid.reaches = vec!["D".into()];
+        let mut report = report(None);
+        report.rows = vec![
+            attack(0, "A", Outcome::Accepted, None),
+            attack(1, "A", refused(), Some(0)),
+            attack(2, "B", refused(), Some(4)),
+            attack(3, "C", refused(), Some(3)),
+            attack(4, "C", refused(), None),
+            attack(5, "E", Outcome::StackOverflow, None),
+            valid,
+        ];
+        let places = report.places();
+        let by_name = |name: &str| places.iter().find(|p| p.place == name).unwrap().clone();
+        assert_eq!(by_name("A").attacks, 2);
+        assert_eq!(
+            by_name("A").reached_by.as_deref(),
+            Some("an attack decoded (#0)")
+        );
+        assert_eq!(
+            by_name("B").reached_by.as_deref(),
+            Some("an attack refused in its place (#2)")
+        );
+        // Refused a byte before the attack, or without saying where: not reached.
+        assert_eq!(by_name("C").attacks, 2);
+        assert_eq!(by_name("C").reached_by, None);
+        assert_eq!(by_name("D").attacks, 0);
+        assert_eq!(
+            by_name("D").reached_by.as_deref(),
+            Some("a valid document holding it decoded (#6)")
+        );
+        assert_eq!(
+            by_name("E").reached_by.as_deref(),
+            Some("an attack broke the decoder there (#5)")
+        );
+    }
+
+    #[test]
     fn amplification_is_peak_heap_per_input_byte() {
         assert_eq!(row(10, 1000).amplification(), 100.0);
         assert_eq!(row(0, 64).amplification(), 64.0);
