@@ -790,6 +790,32 @@ mod tests {
     }
 
     #[test]
+    fn the_recommended_budget_comes_from_the_worst_peak_per_charged_byte() {
+        let mut report = report(None);
+        report.heap_ceiling = 1 << 20;
+        let charged = |peak: usize, charged: Option<usize>| {
+            let mut row = row(10, peak);
+            row.charged_bytes = charged;
+            row
+        };
+        report.rows = vec![
+            charged(2000, Some(1000)),
+            charged(4000, Some(1000)),
+            charged(9000, Some(0)),
+            charged(9000, None),
+        ];
+        assert_eq!(report.peak_per_charged_byte(), Some((4.0, 2)));
+        assert_eq!(report.recommended_max_alloc_bytes(), Some((1 << 20) / 4));
+        assert_eq!(
+            report.worst_amplification().map(|r| r.peak_heap_bytes),
+            Some(9000)
+        );
+        // A ratio under 1 recommends the ceiling itself.
+        report.rows = vec![charged(500, Some(1000))];
+        assert_eq!(report.recommended_max_alloc_bytes(), Some(1 << 20));
+    }
+
+    #[test]
     fn amplification_is_peak_heap_per_input_byte() {
         assert_eq!(row(10, 1000).amplification(), 100.0);
         assert_eq!(row(0, 64).amplification(), 64.0);
