@@ -816,6 +816,49 @@ mod tests {
     }
 
     #[test]
+    fn the_json_and_the_text_say_each_outcome_and_the_verdict() {
+        let mut report = report(None);
+        report.verdict_needs_reach = true;
+        let mut refused = row(4, 10);
+        refused.outcome = Outcome::Refused("too deep".into());
+        report.rows = vec![refused.clone()];
+        let json = report.json();
+        assert_eq!(json["rows"][0]["outcome"], "refused");
+        assert_eq!(json["rows"][0]["message"], "too deep");
+        assert_eq!(json["hardened"], false);
+        assert!(json["untested"]
+            .as_str()
+            .unwrap()
+            .contains("no valid document"));
+        let text = report.text();
+        assert!(text.contains("NOT TESTED"), "{text}");
+        assert!(!text.contains("broken:"), "{text}");
+        assert!(text.contains("refused: too deep"), "{text}");
+        // Payload files: whether they hurt, not whether they reached the type.
+        report.verdict_needs_reach = false;
+        assert_eq!(report.untested(), None);
+        assert!(!report.text().contains("NOT TESTED"));
+        let mut died = row(4, 0);
+        died.outcome = Outcome::StackOverflow;
+        report.rows = vec![died];
+        let json = report.json();
+        assert_eq!(json["rows"][0]["outcome"], "stack_overflow");
+        assert_eq!(json["rows"][0]["message"], serde_json::Value::Null);
+        assert!(report.text().contains("broken:"));
+    }
+
+    #[test]
+    fn sizes_and_names_are_written_for_a_person() {
+        assert_eq!(human_bytes(1023), "1023 B");
+        assert_eq!(human_bytes(1024), "1.0 KiB");
+        assert_eq!(human_bytes(3 << 20), "3.0 MiB");
+        assert_eq!(human_bytes(1 << 40), "1.0 TiB");
+        assert_eq!(human_bytes(1 << 50), "1024.0 TiB");
+        assert_eq!(truncate("abcdef", 6), "abcdef");
+        assert_eq!(truncate("abcdefg", 6), "abcde…");
+    }
+
+    #[test]
     fn amplification_is_peak_heap_per_input_byte() {
         assert_eq!(row(10, 1000).amplification(), 100.0);
         assert_eq!(row(0, 64).amplification(), 64.0);
