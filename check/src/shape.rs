@@ -531,7 +531,8 @@ impl State {
             // element is, the refusals tell), so that attacks on an element reach one.
             let found = search.current.clone();
             search.stack.retain(|c| !c.superseded_by(&found));
-            if search.kind != Searching::Leaf {
+            let explores = search.kind != Searching::Leaf;
+            if explores {
                 let filled: Vec<Candidate> = found
                     .tree
                     .paths()
@@ -549,7 +550,6 @@ impl State {
                     .collect();
                 search.push_refined(filled);
             }
-            let explores = search.kind != Searching::Leaf;
             if explores && search.accepted.len() < MAX_ACCEPTED && search.next() {
                 more = true;
             } else {
@@ -593,7 +593,9 @@ impl State {
                     }
                 }
             }
-            let search = self.searches.get_mut(key).expect("looked up above");
+            let Some(search) = self.searches.get_mut(key) else {
+                continue;
+            };
             if search.kind == Searching::Collection && !search.sampling {
                 // Handed an empty one next, then what the refusal asks of it.
                 search.sampling = true;
