@@ -1,21 +1,26 @@
 //! rust_serialization_benchmark's four datasets (`log`, `mesh`, `minecraft_savedata`, `mk48`;
-//! see `datasets/mod.rs`), each serialized, deserialized and, where the types have a borrowed
-//! twin, deserialized borrowing, by hardpack (default `Limits`), rmp-serde and msgpacker in one
-//! run. Serializing goes into a reused buffer (the public benchmark's measure: a 10 MB slice
-//! for rmp-serde and msgpacker, a cleared `Vec` for hardpack) and into a fresh `Vec`.
+//! see `datasets/mod.rs`) and two numeric arrays, each serialized, deserialized and, where the
+//! types have a borrowed twin, deserialized borrowing, by hardpack (default `Limits`),
+//! rmp-serde and msgpacker in one run. Serializing goes into a reused buffer (the public
+//! benchmark's measure: a 10 MB slice for rmp-serde and msgpacker, a cleared `Vec` for
+//! hardpack) and into a fresh `Vec`.
 //!
 //! Before anything is timed, hardpack's bytes are checked to be rmp-serde's, and every decode
-//! to give back the data. Users ship with LTO, as the public benchmark builds: run it in that
-//! profile too,
+//! to give back the data. Users ship with LTO, as the public benchmark builds, so run it in
+//! that profile too. With `--interleaved`, instead of criterion's runs one after the other,
+//! the libraries take turns (best of 3 passes of 10 rounds), which keeps the machine's drift
+//! and the allocator's state out of the ratios, and a table of them is printed:
 //!
 //! ```sh
 //! cargo bench -p hardpack --features serde --bench datasets --profile bench-lto
+//! cargo bench -p hardpack --features serde --bench datasets --profile bench-lto -- --interleaved
 //! ```
 
 use std::fmt::Debug;
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::Criterion;
 use msgpacker::{EncoderSlice, Packable, Unpackable, UnpackableBorrowed};
 use serde::{Deserialize, Serialize};
 
@@ -24,25 +29,120 @@ mod datasets;
 
 const BUFFER_LEN: usize = 10_000_000;
 
-fn benches(c: &mut Criterion) {
-    let logs = datasets::log::generate();
-    dataset(c, "log", &logs);
-    borrow::<_, datasets::log::BorrowLogs>(c, "log", &logs);
-
-    let mesh = datasets::mesh::generate();
-    dataset(c, "mesh", &mesh);
-
-    let players = datasets::minecraft_savedata::generate();
-    dataset(c, "minecraft_savedata", &players);
-    borrow::<_, datasets::minecraft_savedata::BorrowPlayers>(c, "minecraft_savedata", &players);
-
-    let updates = datasets::mk48::generate();
-    dataset(c, "mk48", &updates);
+/// One library's run of one operation on one dataset.
+struct Case<'a> {
+    /// `dataset/operation`.
+    group: String,
+    lib: &'static str,
+    run: Box<dyn FnMut() + 'a>,
 }
 
-/// Serialize and deserialize `data` with the three libraries, after checking each gives it
+fn main() {
+    let interleaved = std::env::args().any(|arg| arg == "--interleaved");
+    let logs = datasets::log::generate();
+    let mesh = datasets::mesh::generate();
+    let players = datasets::minecraft_savedata::generate();
+    let updates = datasets::mk48::generate();
+    let ints = datasets::numbers::ints();
+    let floats = datasets::numbers::floats();
+
+    let mut cases = Vec::new();
+    cases.extend(dataset("log", &logs));
+    cases.extend(borrow::<_, datasets::log::BorrowLogs>("log", &logs));
+    cases.extend(dataset("mesh", &mesh));
+    cases.extend(dataset("minecraft_savedata", &players));
+    cases.extend(borrow::<_, datasets::minecraft_savedata::BorrowPlayers>(
+        "minecraft_savedata",
+        &players,
+    ));
+    cases.extend(dataset("mk48", &updates));
+    cases.extend(dataset("Vec<i64>", &ints));
+    cases.extend(dataset("Vec<f64>", &floats));
+    cases.sort_by(|a, b| a.group.cmp(&b.group));
+
+    if interleaved {
+        race(cases);
+        return;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    let mut cases = cases.into_iter().peekable();
+    while let Some(first) = cases.next() {
+        let mut group = c.benchmark_group(format!("datasets/{}", first.group));
+        let name = first.group.clone();
+        let mut next = Some(first);
+        while let Some(mut case) = next {
+            group.bench_function(case.lib, |b| b.iter(&mut case.run));
+            next = cases.next_if(|case| case.group == name);
+        }
+        group.finish();
+    }
+    c.final_summary();
+}
+
+/// The cases of each group run in turns: per round, each library runs as many times as
+/// takes it about 50 ms; a library's time is its best round's mean. Prints a table of the
+/// times and of each peer's time over hardpack's.
+fn race(cases: Vec<Case>) {
+    let mut groups: Vec<Vec<Case>> = Vec::new();
+    for case in cases {
+        match groups.last_mut() {
+            Some(group) if group[0].group == case.group => group.push(case),
+            _ => groups.push(vec![case]),
+        }
+    }
+    println!(
+        "| dataset/operation | hardpack | rmp-serde | msgpacker | vs rmp-serde | vs msgpacker |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    for mut group in groups {
+        let batches: Vec<u32> = group
+            .iter_mut()
+            .map(|case| {
+                let start = Instant::now();
+                (case.run)();
+                let once = start.elapsed().max(Duration::from_micros(1));
+                (Duration::from_millis(50).as_nanos() / once.as_nanos()).clamp(1, 10_000) as u32
+            })
+            .collect();
+        let mut best = vec![Duration::MAX; group.len()];
+        for _pass in 0..3 {
+            for _round in 0..10 {
+                for ((case, &n), best) in group.iter_mut().zip(&batches).zip(&mut best) {
+                    let start = Instant::now();
+                    for _ in 0..n {
+                        (case.run)();
+                    }
+                    *best = (*best).min(start.elapsed() / n);
+                }
+            }
+        }
+        let time = |lib: &str| {
+            group
+                .iter()
+                .position(|case| case.lib == lib)
+                .map(|i| best[i])
+        };
+        let hardpack = time("hardpack").expect("every group times hardpack");
+        let cell = |lib| time(lib).map_or("-".to_string(), |t| format!("{t:.2?}"));
+        let ratio = |lib| {
+            time(lib).map_or("-".to_string(), |t| {
+                format!("{:.2}x", t.as_secs_f64() / hardpack.as_secs_f64())
+            })
+        };
+        println!(
+            "| {} | {hardpack:.2?} | {} | {} | {} | {} |",
+            group[0].group,
+            cell("rmp-serde"),
+            cell("msgpacker"),
+            ratio("rmp-serde"),
+            ratio("msgpacker"),
+        );
+    }
+}
+
+/// Serializes and deserializes `data` with the three libraries, after checking each gives it
 /// back and that hardpack writes rmp-serde's bytes.
-fn dataset<T>(c: &mut Criterion, name: &str, data: &T)
+fn dataset<'a, T>(name: &str, data: &'a T) -> Vec<Case<'a>>
 where
     T: Serialize + for<'de> Deserialize<'de> + Packable + Unpackable + PartialEq + Debug,
     <T as Unpackable>::Error: Debug,
@@ -63,59 +163,86 @@ where
         msgpacker_bytes.len()
     );
 
-    let mut group = c.benchmark_group(format!("datasets/{name}/serialize"));
+    let case = |operation: &str, lib, run: Box<dyn FnMut() + 'a>| Case {
+        group: format!("{name}/{operation}"),
+        lib,
+        run,
+    };
     let mut out = Vec::with_capacity(BUFFER_LEN);
-    group.bench_function("hardpack", |b| {
-        b.iter(|| {
-            out.clear();
-            black_box(data)
-                .serialize(&mut hardpack::ser::Serializer::new(&mut out))
-                .unwrap();
-            black_box(&out);
-        })
-    });
-    let mut slice = vec![0; BUFFER_LEN];
-    group.bench_function("rmp-serde", |b| {
-        b.iter(|| {
-            rmp_serde::encode::write(&mut black_box(slice.as_mut_slice()), black_box(data))
-                .unwrap();
-        })
-    });
-    let mut encoder = EncoderSlice::new(&mut slice);
-    group.bench_function("msgpacker", |b| {
-        b.iter(|| {
-            black_box(data).pack(black_box(&mut encoder));
-            encoder.reset();
-        })
-    });
-    group.finish();
-
-    let mut group = c.benchmark_group(format!("datasets/{name}/serialize-fresh"));
-    group.bench_function("hardpack", |b| {
-        b.iter(|| hardpack::to_vec(black_box(data)).unwrap())
-    });
-    group.bench_function("rmp-serde", |b| {
-        b.iter(|| rmp_serde::to_vec(black_box(data)).unwrap())
-    });
-    group.bench_function("msgpacker", |b| b.iter(|| black_box(data).pack_to_vec()));
-    group.finish();
-
-    let mut group = c.benchmark_group(format!("datasets/{name}/deserialize"));
-    group.bench_function("hardpack", |b| {
-        b.iter(|| hardpack::from_slice::<T>(black_box(&hardpack_bytes)).unwrap())
-    });
-    group.bench_function("rmp-serde", |b| {
-        b.iter(|| rmp_serde::from_slice::<T>(black_box(&rmp_bytes)).unwrap())
-    });
-    group.bench_function("msgpacker", |b| {
-        b.iter(|| T::unpack(black_box(&msgpacker_bytes)).unwrap())
-    });
-    group.finish();
+    let mut rmp_slice = vec![0; BUFFER_LEN];
+    let mut msgpacker_slice = vec![0; BUFFER_LEN];
+    vec![
+        case(
+            "serialize",
+            "hardpack",
+            Box::new(move || {
+                out.clear();
+                black_box(data)
+                    .serialize(&mut hardpack::ser::Serializer::new(&mut out))
+                    .unwrap();
+                black_box(&out);
+            }),
+        ),
+        case(
+            "serialize",
+            "rmp-serde",
+            Box::new(move || {
+                rmp_serde::encode::write(&mut black_box(rmp_slice.as_mut_slice()), black_box(data))
+                    .unwrap();
+            }),
+        ),
+        case(
+            "serialize",
+            "msgpacker",
+            Box::new(move || {
+                let mut encoder = EncoderSlice::new(&mut msgpacker_slice);
+                black_box(data).pack(black_box(&mut encoder));
+            }),
+        ),
+        case(
+            "serialize-fresh",
+            "hardpack",
+            Box::new(move || drop(black_box(hardpack::to_vec(black_box(data)).unwrap()))),
+        ),
+        case(
+            "serialize-fresh",
+            "rmp-serde",
+            Box::new(move || drop(black_box(rmp_serde::to_vec(black_box(data)).unwrap()))),
+        ),
+        case(
+            "serialize-fresh",
+            "msgpacker",
+            Box::new(move || drop(black_box(black_box(data).pack_to_vec()))),
+        ),
+        case(
+            "deserialize",
+            "hardpack",
+            Box::new(move || {
+                drop(black_box(
+                    hardpack::from_slice::<T>(black_box(&hardpack_bytes)).unwrap(),
+                ))
+            }),
+        ),
+        case(
+            "deserialize",
+            "rmp-serde",
+            Box::new(move || {
+                drop(black_box(
+                    rmp_serde::from_slice::<T>(black_box(&rmp_bytes)).unwrap(),
+                ))
+            }),
+        ),
+        case(
+            "deserialize",
+            "msgpacker",
+            Box::new(move || drop(black_box(T::unpack(black_box(&msgpacker_bytes)).unwrap()))),
+        ),
+    ]
 }
 
-/// Deserialize `data` borrowing, as `B`, with the three libraries, after checking each gives
-/// it back.
-fn borrow<'a, T, B>(c: &mut Criterion, name: &str, data: &'a T)
+/// Deserializes `data` borrowing, as `B`, with the three libraries, after checking each
+/// gives it back.
+fn borrow<'a, T, B>(name: &str, data: &'a T) -> Vec<Case<'a>>
 where
     T: Serialize + Packable,
     B: Serialize + Deserialize<'a> + Packable + UnpackableBorrowed<'a> + From<&'a T>,
@@ -123,7 +250,8 @@ where
     <B as UnpackableBorrowed<'a>>::Error: Debug,
 {
     let borrowed = B::from(data);
-    // The encodings outlive the benchmark, so that the borrowed values may point into them.
+    // The encodings live as long as the data, so that the borrowed values may point into
+    // them.
     let bytes: &'a [u8] = Vec::leak(hardpack::to_vec(data).unwrap());
     let msgpacker_bytes: &'a [u8] = Vec::leak(data.pack_to_vec());
     assert!(hardpack::to_vec(&borrowed).unwrap() == bytes);
@@ -132,22 +260,31 @@ where
     assert!(rmp_serde::from_slice::<B>(bytes).unwrap() == borrowed);
     assert!(B::unpack(msgpacker_bytes).unwrap() == borrowed);
 
-    let mut group = c.benchmark_group(format!("datasets/{name}/borrow"));
-    group.bench_function("hardpack", |b| {
-        b.iter(|| hardpack::from_slice::<B>(black_box(bytes)).unwrap())
-    });
-    group.bench_function("rmp-serde", |b| {
-        b.iter(|| rmp_serde::from_slice::<B>(black_box(bytes)).unwrap())
-    });
-    group.bench_function("msgpacker", |b| {
-        b.iter(|| B::unpack(black_box(msgpacker_bytes)).unwrap())
-    });
-    group.finish();
+    let case = |lib, run: Box<dyn FnMut() + 'a>| Case {
+        group: format!("{name}/borrow"),
+        lib,
+        run,
+    };
+    vec![
+        case(
+            "hardpack",
+            Box::new(move || {
+                drop(black_box(
+                    hardpack::from_slice::<B>(black_box(bytes)).unwrap(),
+                ))
+            }),
+        ),
+        case(
+            "rmp-serde",
+            Box::new(move || {
+                drop(black_box(
+                    rmp_serde::from_slice::<B>(black_box(bytes)).unwrap(),
+                ))
+            }),
+        ),
+        case(
+            "msgpacker",
+            Box::new(move || drop(black_box(B::unpack(black_box(msgpacker_bytes)).unwrap()))),
+        ),
+    ]
 }
-
-criterion_group! {
-    name = public_datasets;
-    config = Criterion::default();
-    targets = benches
-}
-criterion_main!(public_datasets);

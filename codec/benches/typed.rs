@@ -20,6 +20,9 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use serde::{Deserialize, Serialize};
 
+#[path = "datasets/mod.rs"]
+mod datasets;
+
 #[derive(Serialize, Deserialize, msgpacker::MsgPacker)]
 struct Event {
     id: u64,
@@ -421,29 +424,9 @@ fn record_arrays(c: &mut Criterion, limited: &hardpack::Decoder) {
 
 /// A million integers of every width, and a million floats.
 fn number_vectors(c: &mut Criterion, limited: &hardpack::Decoder) {
-    let mut next = generator(0x1234_5678_9abc_def0);
-    let ints: Vec<i64> = (0..1_000_000)
-        .map(|i| {
-            let n = next();
-            // Every encoded width: fixints, 8, 16, 32 and 64 bits, negative and not.
-            let magnitude = match i % 5 {
-                0 => n % 100,
-                1 => n % 200,
-                2 => n % 60_000,
-                3 => n % 4_000_000_000,
-                _ => n >> 1,
-            } as i64;
-            if i % 2 == 0 {
-                magnitude
-            } else {
-                -magnitude
-            }
-        })
-        .collect();
+    let ints = datasets::numbers::ints();
     one_document(c, "a Vec<i64> of 1,000,000", &ints, limited, false);
-    let floats: Vec<f64> = (0..1_000_000)
-        .map(|_| (next() >> 11) as f64 / (1u64 << 53) as f64 * 1e6 - 5e5)
-        .collect();
+    let floats = datasets::numbers::floats();
     one_document(c, "a Vec<f64> of 1,000,000", &floats, limited, false);
 }
 

@@ -967,3 +967,50 @@ pub mod mk48 {
         }
     }
 }
+
+/// The numeric arrays: one `Vec<i64>` (every encoded width, negative and not) and one
+/// `Vec<f64>` of 1,000,000 each.
+pub mod numbers {
+    /// A xorshift generator: the same numbers every run.
+    fn generator(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed >> 12;
+            seed ^= seed << 25;
+            seed ^= seed >> 27;
+            seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+    }
+
+    pub fn ints() -> Vec<i64> {
+        let mut next = generator(0x1234_5678_9abc_def0);
+        (0..1_000_000)
+            .map(|i| {
+                let n = next();
+                // Every encoded width: fixints, 8, 16, 32 and 64 bits.
+                let magnitude = match i % 5 {
+                    0 => n % 100,
+                    1 => n % 200,
+                    2 => n % 60_000,
+                    3 => n % 4_000_000_000,
+                    _ => n >> 1,
+                } as i64;
+                if i % 2 == 0 {
+                    magnitude
+                } else {
+                    -magnitude
+                }
+            })
+            .collect()
+    }
+
+    pub fn floats() -> Vec<f64> {
+        let mut next = generator(0x1234_5678_9abc_def0);
+        // The draws after the integers': the numbers `typed` has always measured.
+        for _ in 0..1_000_000 {
+            next();
+        }
+        (0..1_000_000)
+            .map(|_| (next() >> 11) as f64 / (1u64 << 53) as f64 * 1e6 - 5e5)
+            .collect()
+    }
+}
