@@ -14,6 +14,7 @@
 //! ```sh
 //! cargo bench -p hardpack --features serde --bench datasets --profile bench-lto
 //! cargo bench -p hardpack --features serde --bench datasets --profile bench-lto -- --interleaved
+//! cargo bench -p hardpack --features serde --bench datasets --profile bench-lto -- --interleaved mk48/ Vec
 //! ```
 
 use std::fmt::Debug;
@@ -61,6 +62,12 @@ fn main() {
     cases.sort_by(|a, b| a.group.cmp(&b.group));
 
     if interleaved {
+        // Any other argument keeps the groups whose name holds it.
+        let filters: Vec<String> = std::env::args()
+            .skip(1)
+            .filter(|arg| !arg.starts_with("--"))
+            .collect();
+        cases.retain(|case| filters.is_empty() || filters.iter().any(|f| case.group.contains(f)));
         race(cases);
         return;
     }

@@ -255,6 +255,19 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         if STRICT {
             return self.visit_next_read(visitor, false);
         }
+        if EXPECTS == scalar_kinds::BOOL {
+            // The value is the marker's low bit, not a branch: true and false in no pattern
+            // are what a branch predictor cannot learn.
+            if let Some(m) = self
+                .reader
+                .cursor()
+                .peek_u8()
+                .filter(|m| m | 1 == marker::TRUE)
+            {
+                let visited = visitor.visit_bool(m & 1 == 1);
+                return self.step_over_visited(visited, 1);
+            }
+        }
         let Some((header, len)) = self.reader.peek_plain_scalar::<EXPECTS>() else {
             return self.visit_next_read(visitor, false);
         };
@@ -301,6 +314,50 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         if STRICT {
             return self.visit_next_read(visitor, false);
         }
+        // A type of 32 or 64 bits holds values of every width, and the wide forms' jump
+        // table serves them all; a narrow type's values are mostly the short forms.
+        if core::mem::size_of::<N>() > 2 {
+            return self.visit_wide_form::<N, V>(visitor);
+        }
+        let holds_u8 = N::try_from(u64::from(u8::MAX)).is_ok();
+        let holds_negative = N::try_from(-1i64).is_ok();
+        let short = match (holds_u8, holds_negative) {
+            (true, true) => self.reader.peek_short_integer::<true, true>(),
+            (true, false) => self.reader.peek_short_integer::<true, false>(),
+            (false, true) => self.reader.peek_short_integer::<false, true>(),
+            (false, false) => self.reader.peek_short_integer::<false, false>(),
+        };
+        if let Some((n, len)) = short {
+            let visited = match n {
+                Ok(n) => visitor.visit_u64(n),
+                Err(n) => visitor.visit_i64(n),
+            };
+            return self.step_over_visited(visited, len);
+        }
+        // Out of line, so that the narrow type's read stays small enough to inline into a
+        // loop over its elements.
+        self.visit_wide_form_out_of_line::<N, V>(visitor)
+    }
+
+    #[inline(never)]
+    fn visit_wide_form_out_of_line<N, V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+    ) -> Result<V::Value, DeError>
+    where
+        N: TryFrom<u64> + TryFrom<i64>,
+    {
+        self.visit_wide_form::<N, V>(visitor)
+    }
+
+    /// An integer in any form (the short ones too), when `N` holds its value, visited as
+    /// [`visit_integer`](Self::visit_integer) says; anything else by way of
+    /// [`visit_next_read`](Self::visit_next_read).
+    #[inline(always)]
+    fn visit_wide_form<N, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, DeError>
+    where
+        N: TryFrom<u64> + TryFrom<i64>,
+    {
         let peeked = self
             .reader
             .peek_plain_scalar::<{ scalar_kinds::INTEGER }>()

@@ -170,6 +170,15 @@ impl<'a> Reader<'a> {
         Header::peek_plain_scalar::<KINDS>(&self.cur)
     }
 
+    /// See [`Header::peek_short_integer`].
+    #[inline(always)]
+    #[cfg(feature = "serde")]
+    pub(crate) fn peek_short_integer<const HOLDS_U8: bool, const HOLDS_NEGATIVE: bool>(
+        &self,
+    ) -> Option<(Result<u64, i64>, usize)> {
+        Header::peek_short_integer::<HOLDS_U8, HOLDS_NEGATIVE>(&self.cur)
+    }
+
     /// Steps over the item a peek found (a plain scalar, a str, a bin), `len` bytes long.
     #[inline(always)]
     #[cfg(feature = "serde")]

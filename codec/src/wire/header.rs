@@ -277,6 +277,33 @@ impl Header {
         })
     }
 
+    /// The forms of an integer one byte or a marker and one byte long that a type can hold,
+    /// per `HOLDS_U8` (a uint 8: the type holds 0..=255) and `HOLDS_NEGATIVE` (a negative
+    /// fixint: the type holds -32..=-1): a positive fixint, a negative fixint, a uint 8. The
+    /// value (`Ok` when non-negative, `Err` when negative, as
+    /// [`peek_plain_scalar`](Self::peek_plain_scalar)'s `Uint` and `Int`) and the length,
+    /// not taken; `None` for any other item, one of these the input cuts short included.
+    /// A positive fixint and a uint 8 are told apart by selecting, not branching: in random
+    /// bytes they alternate with no pattern a branch predictor could learn.
+    #[inline(always)]
+    #[cfg(feature = "serde")]
+    pub(crate) fn peek_short_integer<const HOLDS_U8: bool, const HOLDS_NEGATIVE: bool>(
+        cur: &Cursor<'_>,
+    ) -> Option<(Result<u64, i64>, usize)> {
+        let m = cur.peek_u8()?;
+        let wide = HOLDS_U8 && m == UINT8;
+        let [next] = cur.after_marker().unwrap_or([0]);
+        let value = if wide { next } else { m };
+        let len = if wide { 2 } else { 1 };
+        if m < 0x80 || (wide && cur.remaining() >= 2) {
+            return Some((Ok(u64::from(value)), len));
+        }
+        if HOLDS_NEGATIVE && m >= 0xe0 {
+            return Some((Err(i64::from(i8::from_ne_bytes([m]))), 1));
+        }
+        None
+    }
+
     /// The header of a str or bin whose length is in its marker or the byte after it
     /// (fixstr, str 8, bin 8: short text and bytes), and the header's length: not taken.
     /// `None` for any other item or one the input cuts short.
@@ -563,6 +590,59 @@ mod tests {
         let peeked = Header::peek_plain_scalar::<KINDS>(&cur);
         assert_eq!(cur.position(), 0, "a peek takes nothing");
         peeked
+    }
+
+    #[test]
+    #[cfg(feature = "serde")]
+    fn a_short_integer_peeks_as_a_plain_scalar_does_on_every_marker_and_every_cut() {
+        fn short<const HOLDS_U8: bool, const HOLDS_NEGATIVE: bool>(
+            bytes: &[u8],
+        ) -> Option<(Result<u64, i64>, usize)> {
+            Header::peek_short_integer::<HOLDS_U8, HOLDS_NEGATIVE>(&Cursor::new(bytes))
+        }
+        for marker in 0..=u8::MAX {
+            for fill in [0x00, 0x5a, 0xa5, 0xff] {
+                let mut whole = [fill; 3];
+                whole[0] = marker;
+                for cut in 0..=whole.len() {
+                    let bytes = &whole[..cut];
+                    // What the full peek says, kept to the forms the short one reads.
+                    let expected =
+                        |holds_u8: bool, holds_negative: bool| match Header::peek_plain_scalar::<
+                            { scalar_kinds::INTEGER },
+                        >(
+                            &Cursor::new(bytes)
+                        )? {
+                            (Header::Uint(n), len) if marker < 0x80 || (holds_u8 && len == 2) => {
+                                Some((Ok(n), len))
+                            }
+                            (Header::Int(n), 1) if holds_negative => Some((Err(n), 1)),
+                            _ => None,
+                        };
+                    let context = format!("marker {marker:#04x}, {cut} bytes");
+                    assert_eq!(
+                        short::<false, false>(bytes),
+                        expected(false, false),
+                        "{context}"
+                    );
+                    assert_eq!(
+                        short::<true, false>(bytes),
+                        expected(true, false),
+                        "{context}"
+                    );
+                    assert_eq!(
+                        short::<false, true>(bytes),
+                        expected(false, true),
+                        "{context}"
+                    );
+                    assert_eq!(
+                        short::<true, true>(bytes),
+                        expected(true, true),
+                        "{context}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
