@@ -359,8 +359,7 @@ impl<'a, 'w> ser::Serializer for &'a mut Serializer<'w> {
 
     #[inline]
     fn serialize_str(self, v: &str) -> Result<(), EncodeError> {
-        header::write_str_len(wire_len(LengthOf::Str, v.len())?, self.out);
-        self.out.extend_from_slice(v.as_bytes());
+        header::write_str(v, wire_len(LengthOf::Str, v.len())?, self.out);
         Ok(())
     }
 

@@ -446,6 +446,43 @@ pub(crate) fn write_str_len(len: u32, out: &mut Vec<u8>) {
     }
 }
 
+/// A str: its header and its bytes. A fixstr's bytes (up to 31) are written as two copies of
+/// a fixed size that overlap, not by a call to `memcpy` for a few bytes.
+#[inline(always)]
+pub(crate) fn write_str(text: &str, len: u32, out: &mut Vec<u8>) {
+    let bytes = text.as_bytes();
+    if len >= FIXSTR_LIMIT {
+        write_len(len, Some(STR8), STR16, STR32, out);
+        out.extend_from_slice(bytes);
+        return;
+    }
+    out.push(FIXSTR | low_bits(len));
+    match bytes.len() {
+        16.. => write_overlapping::<16>(bytes, out),
+        8.. => write_overlapping::<8>(bytes, out),
+        4.. => write_overlapping::<4>(bytes, out),
+        _ => {
+            for &b in bytes {
+                out.push(b);
+            }
+        }
+    }
+}
+
+/// `bytes` (`N` to `2 * N` long) written as their first `N` and their last `N`: the second
+/// copy overwrites what the two share.
+#[inline(always)]
+fn write_overlapping<const N: usize>(bytes: &[u8], out: &mut Vec<u8>) {
+    let (Some(head), Some(tail)) = (bytes.first_chunk::<N>(), bytes.last_chunk::<N>()) else {
+        out.extend_from_slice(bytes);
+        return;
+    };
+    let end = out.len().saturating_add(bytes.len());
+    out.extend_from_slice(head);
+    out.truncate(end.saturating_sub(N));
+    out.extend_from_slice(tail);
+}
+
 #[inline]
 pub(crate) fn write_bin_len(len: u32, out: &mut Vec<u8>) {
     write_len(len, Some(BIN8), BIN16, BIN32, out);
@@ -503,11 +540,13 @@ fn write_len(len: u32, m8: Option<u8>, m16: u8, m32: u8, out: &mut Vec<u8>) {
 #[inline(always)]
 pub(crate) fn write_uint(u: u64, out: &mut Vec<u8>) {
     if let Ok(b) = u8::try_from(u) {
-        if b < 0x80 {
-            out.push(b);
-        } else {
-            put(out, UINT8, [b]);
-        }
+        // A fixint and a uint 8 written by selecting, not branching: values of no pattern
+        // (the bytes of an address) alternate between the two forms, which a branch
+        // predictor cannot learn. Two bytes are written and a fixint's second taken back.
+        let fixint = b < 0x80;
+        let bytes = if fixint { [b, 0] } else { [UINT8, b] };
+        out.extend_from_slice(&bytes);
+        out.truncate(out.len().saturating_sub(usize::from(fixint)));
     } else if let Ok(w) = u16::try_from(u) {
         put(out, UINT16, w.to_be_bytes());
     } else if let Ok(w) = u32::try_from(u) {
@@ -538,6 +577,47 @@ pub(crate) fn write_negative(i: i64, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_str_is_its_header_then_its_bytes_at_every_length() {
+        let text: String = "héllo, wörld: 0123456789abcdefghijklmnopqrstuvwxyz".repeat(2);
+        for end in (0..=text.len()).filter(|&end| text.is_char_boundary(end)) {
+            let piece = &text[..end];
+            let len = u32::try_from(piece.len()).unwrap();
+            // After bytes already written, so that the copies must land past them.
+            let mut out = vec![0xee; 3];
+            write_str(piece, len, &mut out);
+            let mut expected = vec![0xee; 3];
+            write_str_len(len, &mut expected);
+            expected.extend_from_slice(piece.as_bytes());
+            assert_eq!(out, expected, "{} bytes", piece.len());
+        }
+    }
+
+    #[test]
+    fn a_uint_is_written_in_its_smallest_form_around_every_boundary() {
+        for u in (0..=300).chain([
+            u64::from(u16::MAX),
+            1 << 16,
+            u64::from(u32::MAX),
+            1 << 32,
+            u64::MAX,
+        ]) {
+            let mut out = vec![0xee];
+            write_uint(u, &mut out);
+            let mut cur = Cursor::new(&out[1..]);
+            assert_eq!(Header::read(&mut cur).ok(), Some(Header::Uint(u)), "{u}");
+            assert_eq!(cur.remaining(), 0, "{u}");
+            let smallest = match u {
+                0..=0x7f => 1,
+                0x80..=0xff => 2,
+                0x100..=0xffff => 3,
+                0x1_0000..=0xffff_ffff => 5,
+                _ => 9,
+            };
+            assert_eq!(out.len(), 1 + smallest, "{u}");
+        }
+    }
 
     #[test]
     fn the_scalar_and_leaf_tables_agree_with_the_header_reader_on_every_marker() {
