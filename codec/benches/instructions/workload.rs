@@ -1,7 +1,11 @@
 //! The workload `scripts/instruction-counts` runs under callgrind: one operation a run, on
 //! deterministic data (2,000 event documents, the same with string keys, 20,000 tiny
-//! messages, 20,000 numeric structs), so that instruction counts compare two revisions exactly
-//! where wall-clock time is noise.
+//! messages, 20,000 numeric structs, and one document of each of rust_serialization_benchmark's
+//! `minecraft_savedata` and `mk48` datasets from `../datasets/mod.rs`), so that instruction
+//! counts compare two revisions exactly where wall-clock time is noise.
+
+// Copied beside this file by the script.
+mod datasets;
 
 use serde::{Deserialize, Serialize};
 use std::hint::black_box;
@@ -93,9 +97,33 @@ fn main() {
         })
         .collect();
     let sample_bytes = hardpack::to_vec(&samples).unwrap();
+    let players = datasets::minecraft_savedata::generate();
+    let players_bytes = hardpack::to_vec(&players).unwrap();
+    let updates = datasets::mk48::generate();
+    let updates_bytes = hardpack::to_vec(&updates).unwrap();
     let decoder = hardpack::Decoder::default();
     match op.as_str() {
         "setup" => {}
+        "minecraft_decode" => {
+            black_box(
+                decoder
+                    .from_slice::<datasets::minecraft_savedata::Players>(&players_bytes)
+                    .unwrap(),
+            );
+        }
+        "minecraft_encode" => {
+            black_box(hardpack::to_vec(&players).unwrap());
+        }
+        "mk48_decode" => {
+            black_box(
+                decoder
+                    .from_slice::<datasets::mk48::Updates>(&updates_bytes)
+                    .unwrap(),
+            );
+        }
+        "mk48_encode" => {
+            black_box(hardpack::to_vec(&updates).unwrap());
+        }
         "decode" => {
             for b in &event_bytes {
                 black_box(decoder.decode(b).unwrap());
