@@ -449,6 +449,7 @@ pub(crate) fn write_str_len(len: u32, out: &mut Vec<u8>) {
 /// A str: its header and its bytes. A fixstr's bytes (up to 31) are written as two copies of
 /// a fixed size that overlap, not by a call to `memcpy` for a few bytes.
 #[inline(always)]
+#[cfg(feature = "serde")]
 pub(crate) fn write_str(text: &str, len: u32, out: &mut Vec<u8>) {
     let bytes = text.as_bytes();
     if len >= FIXSTR_LIMIT {
@@ -472,6 +473,7 @@ pub(crate) fn write_str(text: &str, len: u32, out: &mut Vec<u8>) {
 /// `bytes` (`N` to `2 * N` long) written as their first `N` and their last `N`: the second
 /// copy overwrites what the two share.
 #[inline(always)]
+#[cfg(feature = "serde")]
 fn write_overlapping<const N: usize>(bytes: &[u8], out: &mut Vec<u8>) {
     let (Some(head), Some(tail)) = (bytes.first_chunk::<N>(), bytes.last_chunk::<N>()) else {
         out.extend_from_slice(bytes);
@@ -579,6 +581,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg(feature = "serde")]
     fn a_str_is_its_header_then_its_bytes_at_every_length() {
         let text: String = "héllo, wörld: 0123456789abcdefghijklmnopqrstuvwxyz".repeat(2);
         for end in (0..=text.len()).filter(|&end| text.is_char_boundary(end)) {
