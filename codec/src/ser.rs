@@ -316,7 +316,8 @@ impl<'a, 'w> ser::Serializer for &'a mut Serializer<'w> {
 
     #[inline]
     fn serialize_u8(self, v: u8) -> Result<(), EncodeError> {
-        self.serialize_u64(u64::from(v))
+        header::write_u8(v, self.out);
+        Ok(())
     }
 
     #[inline]

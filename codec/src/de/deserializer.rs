@@ -23,10 +23,6 @@ use crate::wire::header::{marker, scalar_kinds, Header};
 /// charged for its elements.
 pub const HINT_ELEMENT_BYTES: usize = 64;
 
-/// The size up to which a struct's or tuple's value is read inline into the code that reads
-/// the value holding it (see [`Deserializer::visit_next_as_sequence`]).
-const SMALL_VALUE_BYTES: usize = 32;
-
 /// Reads serde values from MessagePack, borrowing strs and bins from the input.
 pub struct Deserializer<'de, const STRICT: bool = false> {
     /// The one reader, kept whole between items: rebuilt for each item from a copied cursor,
@@ -318,9 +314,9 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         if STRICT {
             return self.visit_next_read(visitor, false);
         }
-        // A type of 32 or 64 bits holds values of every width, and the wide forms' jump
-        // table serves them all; a narrow type's values are mostly the short forms.
-        if core::mem::size_of::<N>() > 2 {
+        // A type of 16 bits or more holds values of many widths, and the wide forms' jump
+        // table serves them all; a byte's values are all short forms.
+        if core::mem::size_of::<N>() > 1 {
             return self.visit_wide_form::<N, V>(visitor);
         }
         let holds_u8 = N::try_from(u64::from(u8::MAX)).is_ok();
@@ -338,8 +334,8 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
             };
             return self.step_over_visited(visited, len);
         }
-        // Out of line, so that the narrow type's read stays small enough to inline into a
-        // loop over its elements.
+        // Out of line (only a value a byte does not hold comes here), so that the byte's read
+        // stays small enough to inline into a loop over its elements.
         self.visit_wide_form_out_of_line::<N, V>(visitor)
     }
 
@@ -466,41 +462,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     /// tuple, whose fields are stored in the value its visitor builds: `size_of` that value is
     /// charged once, when its array, map or bin is read, and pays for the fields (see
     /// [`Paid`]).
-    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn visit_next_as_sequence<const INLINE: bool, V: Visitor<'de>>(
-        &mut self,
-        visitor: V,
-        fields: &'static [&'static str],
-    ) -> Result<V::Value, DeError> {
-        // A small struct or tuple (a vector of three floats, a pair) read inline into the
-        // type holding it: out of line, its value came back through memory, and the
-        // store-forwarding stall on the way out cost more than the read.
-        if INLINE && core::mem::size_of::<V::Value>() <= SMALL_VALUE_BYTES {
-            self.visit_small_as_sequence::<INLINE, V>(visitor, fields)
-        } else {
-            self.visit_large_as_sequence::<INLINE, V>(visitor, fields)
-        }
-    }
-
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn visit_small_as_sequence<const INLINE: bool, V: Visitor<'de>>(
-        &mut self,
-        visitor: V,
-        fields: &'static [&'static str],
-    ) -> Result<V::Value, DeError> {
-        self.visit_as_sequence::<INLINE, V>(visitor, fields)
-    }
-
-    fn visit_large_as_sequence<const INLINE: bool, V: Visitor<'de>>(
-        &mut self,
-        visitor: V,
-        fields: &'static [&'static str],
-    ) -> Result<V::Value, DeError> {
-        self.visit_as_sequence::<INLINE, V>(visitor, fields)
-    }
-
-    #[inline(always)]
-    fn visit_as_sequence<const INLINE: bool, V: Visitor<'de>>(
         &mut self,
         visitor: V,
         fields: &'static [&'static str],
