@@ -103,18 +103,8 @@ struct BlobRecord {
     data: Vec<u8>,
 }
 
-/// A xorshift generator: the workloads are the same bytes every run.
-fn generator(mut seed: u64) -> impl FnMut() -> u64 {
-    move || {
-        seed ^= seed >> 12;
-        seed ^= seed << 25;
-        seed ^= seed >> 27;
-        seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
-
 fn records() -> Vec<Record> {
-    let mut next = generator(0x0005_eed0_f4ec_04d5);
+    let mut next = datasets::numbers::generator(0x0005_eed0_f4ec_04d5);
     (0..1_000u64)
         .map(|i| Record {
             id: i,
@@ -183,7 +173,7 @@ fn samples() -> Vec<Sample> {
 }
 
 fn events() -> Vec<Event> {
-    let mut next = generator(0x9e37_79b9_7f4a_7c15);
+    let mut next = datasets::numbers::generator(0x9e37_79b9_7f4a_7c15);
     (0..10_000)
         .map(|i| Event {
             id: i,

@@ -971,8 +971,8 @@ pub mod mk48 {
 /// The numeric arrays: one `Vec<i64>` (every encoded width, negative and not) and one
 /// `Vec<f64>` of 1,000,000 each.
 pub mod numbers {
-    /// A xorshift generator: the same numbers every run.
-    fn generator(mut seed: u64) -> impl FnMut() -> u64 {
+    /// A xorshift generator: the same numbers every run (`typed`'s workloads draw from it too).
+    pub fn generator(mut seed: u64) -> impl FnMut() -> u64 {
         move || {
             seed ^= seed >> 12;
             seed ^= seed << 25;
