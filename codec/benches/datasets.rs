@@ -68,6 +68,10 @@ fn main() {
             .filter(|arg| !arg.starts_with("--"))
             .collect();
         cases.retain(|case| filters.is_empty() || filters.iter().any(|f| case.group.contains(f)));
+        if cases.is_empty() {
+            eprintln!("no dataset/operation holds any of {filters:?}");
+            std::process::exit(2);
+        }
         race(cases);
         return;
     }
