@@ -282,6 +282,29 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         self.step_over_visited(visited, len)
     }
 
+    /// For the methods of `f32` (`F64` false) and `f64`: the next item when it is a float of
+    /// the type's own width (what a writer of the type writes), visited on a path of one
+    /// marker comparison; anything else as [`visit_scalar`](Self::visit_scalar) reads it.
+    #[inline(always)]
+    pub(super) fn visit_float<const F64: bool, V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        if !STRICT {
+            let cursor = self.reader.cursor();
+            if F64 {
+                if let Some(&[marker::F64, ref bits @ ..]) = cursor.window::<9>() {
+                    let visited = visitor.visit_f64(f64::from_be_bytes(*bits));
+                    return self.step_over_visited(visited, 9);
+                }
+            } else if let Some(&[marker::F32, ref bits @ ..]) = cursor.window::<5>() {
+                let visited = visitor.visit_f32(f32::from_be_bytes(*bits));
+                return self.step_over_visited(visited, 5);
+            }
+        }
+        self.visit_scalar::<{ scalar_kinds::FLOAT }, V>(visitor)
+    }
+
     /// After the visit of an item peeked and not yet read, `len` bytes long: a visitor's
     /// error placed where the item starts (where the reader stands), or the item stepped
     /// over and counted.
@@ -755,7 +778,16 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
     fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         self.visit_wide_integer::<false, V>(visitor)
     }
-    scalar_fast_path! { scalar_kinds::FLOAT: deserialize_f32 deserialize_f64 }
+
+    #[inline(always)]
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.visit_float::<false, V>(visitor)
+    }
+
+    #[inline(always)]
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.visit_float::<true, V>(visitor)
+    }
     scalar_fast_path! { scalar_kinds::UNIT: deserialize_unit }
 
     forward_to_any! { true: deserialize_char }
