@@ -494,7 +494,52 @@ fn a_strict_decoder_refuses_through_serde_what_it_refuses_as_a_value() {
     assert_eq!(err.kind(), &ErrorKind::NonStrKey);
     assert_eq!(err.offset(), 1);
 
+    // {1.5: 2} and {1.5f32: 2}: float keys, read as floats by a type that takes them.
+    #[derive(Debug)]
+    struct FloatKeys<F>(Vec<(F, u8)>);
+    impl<'de, F: Deserialize<'de>> Deserialize<'de> for FloatKeys<F> {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct Entries<F>(std::marker::PhantomData<F>);
+            impl<'de, F: Deserialize<'de>> serde::de::Visitor<'de> for Entries<F> {
+                type Value = FloatKeys<F>;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a map with float keys")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<FloatKeys<F>, A::Error> {
+                    let mut entries = Vec::new();
+                    while let Some(entry) = map.next_entry()? {
+                        entries.push(entry);
+                    }
+                    Ok(FloatKeys(entries))
+                }
+            }
+            deserializer.deserialize_map(Entries(std::marker::PhantomData))
+        }
+    }
+    let f64_key = [&[0x81, 0xcb][..], &1.5f64.to_be_bytes(), &[0x02]].concat();
+    let f32_key = [&[0x81, 0xca][..], &1.5f32.to_be_bytes(), &[0x02]].concat();
+    assert_eq!(
+        lenient.from_slice::<FloatKeys<f64>>(&f64_key).unwrap().0,
+        [(1.5, 2)]
+    );
+    assert_eq!(
+        lenient.from_slice::<FloatKeys<f32>>(&f32_key).unwrap().0,
+        [(1.5, 2)]
+    );
+    let err = strict.from_slice::<FloatKeys<f64>>(&f64_key).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (&ErrorKind::NonStrKey, 1));
+    let err = strict.from_slice::<FloatKeys<f32>>(&f32_key).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (&ErrorKind::NonStrKey, 1));
+
     // What strict mode accepts reads the same as leniently.
+    let floats = hardpack::to_vec(&(vec![0.5f64, -2.0], 1.5f32)).unwrap();
+    assert_eq!(
+        strict.from_slice::<(Vec<f64>, f32)>(&floats).unwrap(),
+        (vec![0.5, -2.0], 1.5)
+    );
     let canonical = hardpack::to_vec(&BTreeMap::from([("a", 1u8), ("b", 2)])).unwrap();
     assert_eq!(
         strict
