@@ -283,20 +283,23 @@ impl Header {
     /// value (`Ok` when non-negative, `Err` when negative, as
     /// [`peek_plain_scalar`](Self::peek_plain_scalar)'s `Uint` and `Int`) and the length,
     /// not taken; `None` for any other item, one of these the input cuts short included.
-    /// A positive fixint and a uint 8 are told apart by selecting, not branching: in random
-    /// bytes they alternate with no pattern a branch predictor could learn.
+    /// The forms are told apart by branches, not a select: with a select, where the next item
+    /// starts waits on this item's marker, a chain through a sequence's elements, where a
+    /// predicted branch lets the reads run ahead. A `Vec<u8>` of small values, the common
+    /// case, decoded 2.2 times as fast this way (a select made it slower than rmp-serde's);
+    /// bytes of no pattern, where the branch mispredicts half the time, 1.9 times as slow.
     #[inline(always)]
     #[cfg(feature = "serde")]
     pub(crate) fn peek_short_integer<const HOLDS_U8: bool, const HOLDS_NEGATIVE: bool>(
         cur: &Cursor<'_>,
     ) -> Option<(Result<u64, i64>, usize)> {
         let m = cur.peek_u8()?;
-        let wide = HOLDS_U8 && m == UINT8;
-        let [next] = cur.after_marker().unwrap_or([0]);
-        let value = if wide { next } else { m };
-        let len = if wide { 2 } else { 1 };
-        if m < 0x80 || (wide && cur.remaining() >= 2) {
-            return Some((Ok(u64::from(value)), len));
+        if m < 0x80 {
+            return Some((Ok(u64::from(m)), 1));
+        }
+        if HOLDS_U8 && m == UINT8 {
+            let [next] = cur.after_marker()?;
+            return Some((Ok(u64::from(next)), 2));
         }
         if HOLDS_NEGATIVE && m >= 0xe0 {
             return Some((Err(i64::from(i8::from_ne_bytes([m]))), 1));
