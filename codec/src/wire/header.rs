@@ -729,27 +729,19 @@ mod tests {
                             (Header::Int(n), 1) if holds_negative => Some((Err(n), 1)),
                             _ => None,
                         };
-                    let context = format!("marker {marker:#04x}, {cut} bytes");
-                    assert_eq!(
-                        short::<false, false>(bytes),
-                        expected(false, false),
-                        "{context}"
-                    );
-                    assert_eq!(
-                        short::<true, false>(bytes),
-                        expected(true, false),
-                        "{context}"
-                    );
-                    assert_eq!(
-                        short::<false, true>(bytes),
-                        expected(false, true),
-                        "{context}"
-                    );
-                    assert_eq!(
-                        short::<true, true>(bytes),
-                        expected(true, true),
-                        "{context}"
-                    );
+                    for (peeked, holds_u8, holds_negative) in [
+                        (short::<false, false>(bytes), false, false),
+                        (short::<true, false>(bytes), true, false),
+                        (short::<false, true>(bytes), false, true),
+                        (short::<true, true>(bytes), true, true),
+                    ] {
+                        assert_eq!(
+                            peeked,
+                            expected(holds_u8, holds_negative),
+                            "marker {marker:#04x}, {cut} bytes, holds u8 {holds_u8}, \
+                             holds negative {holds_negative}"
+                        );
+                    }
                 }
             }
         }
