@@ -147,6 +147,8 @@ pub struct Report {
     pub sample_errors: Vec<String>,
     /// A row per payload, in the payloads' order.
     pub rows: Vec<Row>,
+    /// How long the check took, tracing and child processes included.
+    pub elapsed: Duration,
 }
 
 impl Report {
@@ -169,6 +171,7 @@ impl Report {
             samples: 0,
             sample_errors: Vec::new(),
             rows: Vec::new(),
+            elapsed: Duration::ZERO,
         }
     }
 
@@ -414,11 +417,12 @@ impl Report {
         let broken = self.broken();
         let _ = writeln!(
             out,
-            "hardpack-check: {} decoded by {}: {} payloads, {} broke it",
+            "hardpack-check: {} decoded by {}: {} payloads, {} broke it ({:.1} s)",
             self.type_name,
             self.decoder,
             self.rows.len(),
-            broken.len()
+            broken.len(),
+            self.elapsed.as_secs_f64()
         );
         let _ = writeln!(
             out,
@@ -610,6 +614,7 @@ impl Report {
             "trace_gaps": self.trace_gaps,
             "failure": self.failure,
             "build": self.build,
+            "elapsed_ms": self.elapsed.as_millis() as u64,
             "amplification_floor": self.amplification.floor,
             "amplification_per_input_byte": self.amplification.per_input_byte,
             "samples": self.samples,

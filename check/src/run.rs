@@ -3,13 +3,15 @@
 //! stack overflow, an abort or a hang is that payload's result and the run goes on.
 //!
 //! How the child is found: the check's test runs again in a child process with
-//! `HARDPACK_CHECK_CHILD=<check>:<first payload>` set. A check in such a process does not
-//! spawn: the one it names decodes its payloads from the first one on, writes a line per
-//! payload to its standard output, and ends the process; the checks before it in the same
-//! test return at once. When the child dies, the payload it had started is blamed and the
-//! next child starts after it. From a `#[test]`, the child runs that test alone (libtest
-//! names the test's thread after the test); from a `main`, the program runs again with its
-//! own arguments.
+//! `HARDPACK_CHECK_CHILD=<check>:<sweep step>:<first payload>:<payload file>` set. The parent
+//! traces the type and writes every payload once, to that file; a child never traces or
+//! generates anything. A check in such a process does not spawn: the one it names reads the
+//! file, decodes its payloads from the first one on, writes a line per payload to its
+//! standard output, and ends the process; the checks before it in the same test return at
+//! once. When the child dies, the payload it had started is blamed and the next child
+//! starts after it, so a death costs one process start. From a `#[test]`, the child runs
+//! that test alone (libtest names the test's thread after the test); from a `main`, the
+//! program runs again with its own arguments.
 
 use std::cell::Cell;
 use std::fmt::Display;
@@ -359,15 +361,8 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             c.set(n + 1);
             n
         });
-        let (mut payloads, trace_error, trace_gaps) = self.load();
-        let sample_errors = self.add_samples(&mut payloads);
         match child_role() {
-            Some(role) if role.check == ordinal => {
-                // The child ends when its payloads are decoded: they may as well be `'static`,
-                // so that a type that borrows from its input can be decoded from them.
-                let payloads: &'static [Payload] = Box::leak(payloads.into_boxed_slice());
-                self.run_as_child(payloads, role.step, role.first)
-            }
+            Some(role) if role.check == ordinal => self.run_as_child(&role),
             Some(role) if ordinal < role.check => {
                 // The test runs another check before the one this child is for: the child
                 // cannot return what the parent's run of it returned.
@@ -375,7 +370,15 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                 std::process::exit(0)
             }
             Some(_) => Report::skipped(self.type_name),
-            None => self.run_as_parent(ordinal, payloads, trace_error, trace_gaps, sample_errors),
+            None => {
+                let started = Instant::now();
+                let (mut payloads, trace_error, trace_gaps) = self.load();
+                let sample_errors = self.add_samples(&mut payloads);
+                let mut report =
+                    self.run_as_parent(ordinal, payloads, trace_error, trace_gaps, sample_errors);
+                report.elapsed = started.elapsed();
+                report
+            }
         }
     }
 
@@ -404,10 +407,10 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         }
     }
 
-    /// In the child: decodes the payloads from `first` on (under the sweep's `step`th value,
-    /// in a sweep), a result line each, then ends the process (the parent reads the lines;
-    /// the test harness must not go on).
-    fn run_as_child(&self, payloads: &'static [Payload], step: usize, first: usize) -> ! {
+    /// In the child: decodes the payloads of the parent's file from the role's first on
+    /// (under the sweep's step, in a sweep), a result line each, then ends the process (the
+    /// parent reads the lines; the test harness must not go on).
+    fn run_as_child(&self, role: &ChildRole) -> ! {
         use std::io::Write;
         let out = std::io::stdout();
         let say = |line: &str| {
@@ -422,9 +425,9 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         let swept;
         let decode = match (&self.sweep, &self.limits) {
             (None, _) => &self.decode,
-            (Some((limit, values)), Some(limits)) if step < values.len() => {
+            (Some((limit, values)), Some(limits)) if role.step < values.len() => {
                 swept = hardpack_decoder::<T>(
-                    limits.clone().with(*limit, values[step]),
+                    limits.clone().with(*limit, values[role.step]),
                     self.round_trip,
                 );
                 &swept
@@ -434,13 +437,35 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                 std::process::exit(0);
             }
         };
-        for (index, payload) in payloads.iter().enumerate().skip(first) {
+        let mut file = match PayloadFile::open(&role.payloads) {
+            Ok(file) => file,
+            Err(e) => {
+                say(&format!("no-payloads\t{}", one_line(&e)));
+                std::process::exit(0);
+            }
+        };
+        let mut index = role.first;
+        if let Err(e) = file.skip(role.first) {
+            say(&format!("no-payloads\t{}", one_line(&e)));
+            std::process::exit(0);
+        }
+        loop {
+            // The child ends when its payloads are decoded: each may as well be `'static`, so
+            // that a type that borrows from its input can be decoded from it.
+            let bytes: &'static [u8] = match file.next() {
+                Ok(Some(bytes)) => Box::leak(bytes.into_boxed_slice()),
+                Ok(None) => break,
+                Err(e) => {
+                    say(&format!("no-payloads\t{}", one_line(&e)));
+                    break;
+                }
+            };
             say(&format!("start\t{index}"));
             let measured = std::thread::scope(|scope| {
                 std::thread::Builder::new()
                     .name(format!("hardpack-check payload {index}"))
                     .stack_size(self.stack_bytes)
-                    .spawn_scoped(scope, || self.decode_one(decode, &payload.bytes))
+                    .spawn_scoped(scope, || self.decode_one(decode, bytes))
                     .map(|handle| handle.join())
             });
             let line = match measured {
@@ -459,6 +484,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                 Err(e) => format!("done\t{index}\tpanicked\t0\t0\t0\t-\t-\tno thread: {e}"),
             };
             say(&line);
+            index += 1;
         }
         std::process::exit(0)
     }
@@ -514,6 +540,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             Some((_, values)) => values.iter().copied().map(Some).collect(),
         };
         let mut rows: Vec<Option<Row>> = vec![None; payloads.len() * steps.len()];
+        let file = PayloadFile::write(ordinal, &payloads);
         let mut failure = match (&self.sweep, &self.round_trip, &self.limits) {
             (Some(_), _, None) => Some(
                 "a limit sweep needs hardpack as the decoder: only its limits can be swept".into(),
@@ -524,11 +551,24 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             ),
             _ => None,
         };
+        let file = match file {
+            Ok(file) => Some(file),
+            Err(e) => {
+                failure = failure.or(Some(e));
+                None
+            }
+        };
         for (step, value) in steps.iter().enumerate() {
             let mut next = 0;
             let rows = &mut rows[step * payloads.len()..(step + 1) * payloads.len()];
-            while failure.is_none() && next < payloads.len() {
-                match self.one_child(ordinal, step, next, &payloads, rows) {
+            while let (None, Some(file), true) = (&failure, &file, next < payloads.len()) {
+                let role = ChildRole {
+                    check: ordinal,
+                    step,
+                    first: next,
+                    payloads: file.path.clone(),
+                };
+                match self.one_child(&role, &payloads, rows) {
                     Ok(resume_at) => next = resume_at,
                     Err(e) => failure = Some(e),
                 }
@@ -565,21 +605,21 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                     })
                 })
                 .collect(),
+            elapsed: Duration::ZERO,
         }
     }
 
-    /// Runs one child from payload `first` (under the sweep's `step`th value); returns where
-    /// the next child starts.
+    /// Runs one child in `role` (from its first payload, under its sweep step); returns
+    /// where the next child starts.
     fn one_child(
         &self,
-        ordinal: usize,
-        step: usize,
-        first: usize,
+        role: &ChildRole,
         payloads: &[Payload],
         rows: &mut [Option<Row>],
     ) -> Result<usize, String> {
+        let first = role.first;
         let mut child = self_command()?
-            .env(CHILD_ENV, format!("{ordinal}:{step}:{first}"))
+            .env(CHILD_ENV, role.to_env())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .stdin(Stdio::null())
@@ -624,6 +664,12 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                                 ALLOC: hardpack_check::CountingAlloc = \
                                 hardpack_check::CountingAlloc;` so peak heap can be measured"
                                 .into());
+                        }
+                        ["no-payloads", why] => {
+                            let _ = child.wait();
+                            return Err(format!(
+                                "the child process could not read the payloads: {why}"
+                            ));
                         }
                         ["no-sweep"] => {
                             let _ = child.wait();
@@ -741,18 +787,113 @@ struct ChildRole {
     step: usize,
     /// The payload it starts at.
     first: usize,
+    /// The file the parent wrote the payloads to.
+    payloads: PathBuf,
+}
+
+impl ChildRole {
+    /// The role as the child's environment carries it (the path last: it may hold `:`).
+    fn to_env(&self) -> std::ffi::OsString {
+        let mut value =
+            std::ffi::OsString::from(format!("{}:{}:{}:", self.check, self.step, self.first));
+        value.push(&self.payloads);
+        value
+    }
 }
 
 /// This process's role: `Some` in a child.
 fn child_role() -> Option<ChildRole> {
-    let value = std::env::var(CHILD_ENV).ok()?;
-    let mut parts = value.split(':').map(str::parse);
-    let role = ChildRole {
-        check: parts.next()?.ok()?,
-        step: parts.next()?.ok()?,
-        first: parts.next()?.ok()?,
-    };
-    parts.next().is_none().then_some(role)
+    let value = std::env::var_os(CHILD_ENV)?;
+    let value = value.to_str()?;
+    let mut parts = value.splitn(4, ':');
+    let mut number = || parts.next()?.parse().ok();
+    let (check, step, first) = (number()?, number()?, number()?);
+    Some(ChildRole {
+        check,
+        step,
+        first,
+        payloads: PathBuf::from(parts.next()?),
+    })
+}
+
+/// The payloads of one check, written once by the parent and read by each child: each as its
+/// length (8 bytes, little-endian) and its bytes. Removed when the parent's check ends.
+struct PayloadFile {
+    path: PathBuf,
+}
+
+impl PayloadFile {
+    fn write(ordinal: usize, payloads: &[Payload]) -> Result<PayloadFile, String> {
+        use std::io::Write;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let path = std::env::temp_dir().join(format!(
+            "hardpack-check-{}-{ordinal}-{nanos}.payloads",
+            std::process::id()
+        ));
+        let file = PayloadFile { path };
+        let written = std::fs::File::create(&file.path).and_then(|f| {
+            let mut out = std::io::BufWriter::new(f);
+            for payload in payloads {
+                out.write_all(&(payload.bytes.len() as u64).to_le_bytes())?;
+                out.write_all(&payload.bytes)?;
+            }
+            out.flush()
+        });
+        written.map_err(|e| format!("writing the payloads to {}: {e}", file.path.display()))?;
+        Ok(file)
+    }
+
+    fn open(path: &Path) -> Result<PayloadReader, String> {
+        std::fs::File::open(path)
+            .map(|f| PayloadReader(std::io::BufReader::new(f)))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+impl Drop for PayloadFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// A child's reading of the payload file, one payload at a time.
+struct PayloadReader(std::io::BufReader<std::fs::File>);
+
+impl PayloadReader {
+    /// The next payload's length; `None` at the end of the file.
+    fn length(&mut self) -> Result<Option<u64>, String> {
+        let mut length = [0u8; 8];
+        match self.0.read_exact(&mut length) {
+            Ok(()) => Ok(Some(u64::from_le_bytes(length))),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// Passes over the first `count` payloads.
+    fn skip(&mut self, count: usize) -> Result<(), String> {
+        for _ in 0..count {
+            let length = self
+                .length()?
+                .ok_or("fewer payloads than the parent wrote")?;
+            let length = i64::try_from(length).map_err(|e| e.to_string())?;
+            self.0.seek_relative(length).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// The next payload; `None` after the last.
+    fn next(&mut self) -> Result<Option<Vec<u8>>, String> {
+        let Some(length) = self.length()? else {
+            return Ok(None);
+        };
+        let length = usize::try_from(length).map_err(|e| e.to_string())?;
+        let mut bytes = vec![0u8; length];
+        self.0.read_exact(&mut bytes).map_err(|e| e.to_string())?;
+        Ok(Some(bytes))
+    }
 }
 
 /// The command that runs this check again: the same test alone, or the same program with
