@@ -116,6 +116,39 @@ pub struct Traced {
     /// names no field or variant, so its variants that are not a plain value (a struct, a
     /// sequence) are found only by a sample.
     pub gaps: Vec<String>,
+    /// The places of the type the trace did not see: enum variants it could not build,
+    /// and places that accepted every value it tried, so that what they hold inside was
+    /// never asked for.
+    pub unseen: Vec<Unseen>,
+}
+
+/// A place of a type the trace did not see (or not inside), and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unseen {
+    /// The place, by its container: `Entry::Local`, `Registry.entries[]`.
+    pub place: String,
+    /// What it is.
+    pub kind: UnseenKind,
+    /// Why, and what shows it: the refusal the type gave, what the place may be.
+    pub why: String,
+}
+
+/// What kind of place the trace did not see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnseenKind {
+    /// An enum variant the tracer could not build: the type refused every value tried
+    /// inside it, or no run reached it. Nothing shaped by the type reaches it; a sample
+    /// holding it (`.sample(&value)`) gives the tracer values it accepts.
+    Variant,
+    /// A place read with `deserialize_any` through serde's buffering (an untagged or
+    /// internally tagged enum, a flattened field) that accepted every kind of value tried:
+    /// a catch-all variant took them, so the variants with an inside were never asked for.
+    /// Only a sample shows what it holds.
+    AcceptedAnything,
+    /// A self-describing value (`serde_json::Value`, `hardpack::Value`, or a hand-written
+    /// visitor of every kind): it accepts any document, and gets the generic payloads in its
+    /// place. Listed, not a failure.
+    AnyValue,
 }
 
 /// Why a type's shape could not be traced.
@@ -179,7 +212,7 @@ pub fn trace<T: Deserialize<'static>>() -> Result<Traced, TraceError> {
             state.panicked();
             Err(TraceFailure(format!("panicked: {message}")))
         });
-        match result {
+        let changed = match result {
             Ok(_) => {
                 root = shape.0;
                 last_error = None;
@@ -187,25 +220,28 @@ pub fn trace<T: Deserialize<'static>>() -> Result<Traced, TraceError> {
                     // A place searching further (another variant of what it accepts).
                     continue;
                 }
-                if !state.explore_next_variant() {
-                    break;
-                }
+                false
             }
             Err(e) => {
                 let recovered = state.recover(&e);
                 last_error = Some(e.0);
-                if !recovered {
-                    if root.is_some() && state.explore_next_variant() {
-                        // A variant the type refuses to read: the others still count.
-                        continue;
-                    }
-                    break;
-                }
+                recovered
             }
+        };
+        state.finish_exploring(changed);
+        if changed || state.exploring.is_some() {
+            continue;
         }
+        // Every variant of every enum met is tried, wherever it was met first; after a
+        // failure that nothing could get past, only if some run went through.
+        if (root.is_some() || last_error.is_none()) && state.explore_next_variant() {
+            continue;
+        }
+        break;
     }
     match (root, last_error) {
         (Some(root), _) => {
+            let unseen = state.unseen();
             let mut traced = Traced {
                 type_name,
                 root,
@@ -222,6 +258,7 @@ pub fn trace<T: Deserialize<'static>>() -> Result<Traced, TraceError> {
                         )
                     })
                     .collect(),
+                unseen,
             };
             apply_samples(&mut traced, &state.searches);
             Ok(traced)
@@ -270,6 +307,46 @@ impl de::Error for TraceFailure {
 /// The error with which a run stops where it recursed into a container it is inside.
 const RECURSED: &str = "hardpack-check: recursed";
 
+/// How many containers of one serde name (each a different instance of a generic type) a
+/// run may be inside before it counts as recursing.
+const MAX_SAME_NAME_OPEN: usize = 16;
+
+/// The generic arguments at the end of a visitor's type name, each path cut to its last
+/// segment: `<Inner>` for `..::deserialize::__Visitor<my_crate::Inner>`; empty when it has
+/// none.
+fn generic_arguments(visitor: &str) -> String {
+    let Some(open) = visitor
+        .strip_suffix('>')
+        .and_then(|_| {
+            let mut depth = 0usize;
+            visitor.char_indices().rev().find(|&(_, c)| {
+                match c {
+                    '>' => depth += 1,
+                    '<' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                c == '<' && depth == 0
+            })
+        })
+        .map(|(at, _)| at)
+    else {
+        return String::new();
+    };
+    let mut out = String::new();
+    let mut token = String::new();
+    for c in visitor[open..].chars() {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            token.push(c);
+        } else {
+            out.push_str(token.rsplit("::").next().unwrap_or(""));
+            token.clear();
+            out.push(c);
+        }
+    }
+    out.push_str(token.rsplit("::").next().unwrap_or(""));
+    out
+}
+
 /// How many values a place that searches may try.
 const MAX_TRIES: usize = 400;
 /// How many accepted values a place that searches keeps (one per variant, mostly).
@@ -312,6 +389,9 @@ struct Search {
     parent_struct: Option<String>,
     /// Values on which the type's Deserialize panicked: written as payloads, they show it.
     panicked: Vec<Sample>,
+    /// For a place read with `deserialize_any`: whether serde's own buffering read it (an
+    /// untagged or internally tagged enum, a flattened field), not a type's own visitor.
+    buffered: bool,
 }
 
 impl Search {
@@ -353,6 +433,7 @@ impl Search {
             settled: false,
             parent_struct: None,
             panicked: Vec::new(),
+            buffered: false,
         }
     }
 
@@ -413,6 +494,43 @@ impl Search {
     }
 }
 
+/// What the trace knows of one variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Status {
+    /// No run took it yet.
+    Untried,
+    /// A run went through it: its content is recorded.
+    Traced,
+    /// The type refused every value tried inside it, the last refusal this.
+    Refused(String),
+    /// No run that went through got to it.
+    Unreached,
+}
+
+/// What the trace knows of one enum.
+struct EnumState {
+    variants: Vec<&'static str>,
+    status: Vec<Status>,
+    /// Variants runs no longer take by default (refused, or refused after being traced).
+    avoid: BTreeSet<usize>,
+    /// The choices of the run that met it first, before it: how a run gets to it.
+    route: BTreeMap<String, usize>,
+}
+
+impl EnumState {
+    /// The variant a run takes where nothing asks for another: the first traced one that
+    /// does not recurse, else the first not yet known to fail or recurse, else the first.
+    fn default_variant(&self, recursive: &BTreeSet<usize>) -> usize {
+        let usable = |i: &usize| !self.avoid.contains(i) && !recursive.contains(i);
+        (0..self.variants.len())
+            .filter(usable)
+            .find(|i| self.status.get(*i) == Some(&Status::Traced))
+            .or_else(|| (0..self.variants.len()).find(usable))
+            .or_else(|| (0..self.variants.len()).find(|i| !self.avoid.contains(i)))
+            .unwrap_or(0)
+    }
+}
+
 #[derive(Default)]
 struct State {
     containers: BTreeMap<String, Container>,
@@ -427,16 +545,27 @@ struct State {
     escapes: BTreeSet<String>,
     /// Where the current run's recursion is to be cut: the innermost escapable place.
     cut_at: Option<String>,
-    /// The variant each enum place takes this run, by place.
-    variant_at: BTreeMap<String, usize>,
+    /// What is known of each enum met, by its key.
+    enums: BTreeMap<String, EnumState>,
+    /// The variant this run explores, taken where the run first meets its enum outside
+    /// itself, and whether the run took it.
+    exploring: Option<(String, usize)>,
+    explored: bool,
+    /// The variant each enum took where this run first met it outside itself: the route by
+    /// which a run reaches an enum met for the first time.
+    choices: BTreeMap<String, usize>,
+    /// The enum variants this run is inside: the enum, the variant, and how many places the
+    /// run had read when it entered.
+    frames: Vec<(String, usize, usize)>,
+    /// The innermost variant a failing run's error passed out of.
+    failed_in: Option<(String, usize, usize)>,
     /// Variants of each enum that led back into a container the run was inside.
     recursive_variants: BTreeMap<String, BTreeSet<usize>>,
     /// Whether this run marked a variant recursive (the next run will avoid it).
     learned: bool,
-    /// Variants of each enum that have been taken (traced, or refused by the type).
-    tried_variants: BTreeMap<String, BTreeSet<usize>>,
-    /// Each enum's variant names, and the first place it was met.
-    enums: BTreeMap<String, (Vec<&'static str>, String)>,
+    /// The key of each distinct type by serde name and visitor type: a generic struct with
+    /// two parameters is two shapes.
+    identities: BTreeMap<(String, &'static str), String>,
     /// Each place that searches a value it accepts, by its key (the innermost container's
     /// name and the path inside it).
     searches: BTreeMap<String, Search>,
@@ -459,20 +588,122 @@ impl State {
         self.learned = false;
         self.read.clear();
         self.struct_keys.clear();
+        self.explored = false;
+        self.choices.clear();
+        self.frames.clear();
+        self.failed_in = None;
     }
 
     /// Sets up the next run to take a variant not yet taken. False when every variant of
     /// every enum met has been.
     fn explore_next_variant(&mut self) -> bool {
-        for (name, (variants, place)) in &self.enums {
-            let tried = self.tried_variants.entry(name.clone()).or_default();
-            if let Some(next) = (0..variants.len()).find(|i| !tried.contains(i)) {
-                tried.insert(next);
-                self.variant_at.insert(place.clone(), next);
+        for (key, state) in &self.enums {
+            if let Some(next) = state.status.iter().position(|s| *s == Status::Untried) {
+                self.exploring = Some((key.clone(), next));
                 return true;
             }
         }
         false
+    }
+
+    /// After a run: the variant explored is done when it was traced or refused for good, or
+    /// when a run that went through (`changed` false) did not reach it.
+    fn finish_exploring(&mut self, changed: bool) {
+        let Some((key, v)) = self.exploring.clone() else {
+            return;
+        };
+        let Some(status) = self.enums.get_mut(&key).and_then(|e| e.status.get_mut(v)) else {
+            self.exploring = None;
+            return;
+        };
+        if *status == Status::Untried {
+            if self.explored || changed {
+                return;
+            }
+            *status = Status::Unreached;
+        }
+        self.exploring = None;
+    }
+
+    /// The key of the type serde names `name` and reads with a visitor of type `visitor`.
+    fn identify(&mut self, name: &'static str, visitor: &'static str) -> String {
+        if let Some(key) = self.identities.get(&(name.to_string(), visitor)) {
+            return key.clone();
+        }
+        let taken = |key: &str, ids: &BTreeMap<(String, &'static str), String>| {
+            ids.values().any(|k| k == key)
+        };
+        let mut key = name.to_string();
+        if taken(&key, &self.identities) {
+            key = format!("{name}{}", generic_arguments(visitor));
+            let mut n = 2;
+            while taken(&key, &self.identities) {
+                key = format!("{name}#{n}");
+                n += 1;
+            }
+        }
+        self.identities
+            .insert((name.to_string(), visitor), key.clone());
+        key
+    }
+
+    /// What the trace did not see: the variants it could not build, and the places that
+    /// accepted every value tried.
+    fn unseen(&self) -> Vec<Unseen> {
+        let mut out = Vec::new();
+        for (key, state) in &self.enums {
+            for (name, status) in state.variants.iter().zip(&state.status) {
+                let why = match status {
+                    Status::Traced => continue,
+                    Status::Refused(refusal) => format!(
+                        "the type refused every value the tracer tried inside it (the last \
+                         refusal: {refusal}); give a sample holding it (.sample(&value))"
+                    ),
+                    Status::Unreached => "no run of the trace got to it; give a sample \
+                        holding it (.sample(&value))"
+                        .to_string(),
+                    Status::Untried => format!(
+                        "the trace stopped ({MAX_RUNS} runs) before trying it; give a sample \
+                         holding it (.sample(&value))"
+                    ),
+                };
+                out.push(Unseen {
+                    place: format!("{key}::{name}"),
+                    kind: UnseenKind::Variant,
+                    why,
+                });
+            }
+        }
+        for (key, search) in &self.searches {
+            if search.kind != Searching::Any || !search.panicked.is_empty() {
+                continue;
+            }
+            if !probes().iter().all(|p| search.accepted.contains(p)) {
+                continue;
+            }
+            let place = if key.is_empty() { "the root" } else { key }.to_string();
+            out.push(if search.buffered {
+                Unseen {
+                    place,
+                    kind: UnseenKind::AcceptedAnything,
+                    why: "read through serde's buffering (an untagged or internally tagged \
+                        enum, or a flattened field), it accepted every kind of value tried: \
+                        a catch-all variant (`deserialize_with` into `IgnoredAny`, a \
+                        `Value`) took them, so its other variants were never asked for; give \
+                        samples of what it really holds"
+                        .into(),
+                }
+            } else {
+                Unseen {
+                    place,
+                    kind: UnseenKind::AnyValue,
+                    why: "a self-describing value: it accepts any document, and gets the \
+                        generic bombs and claims in its place"
+                        .into(),
+                }
+            });
+        }
+        out
     }
 
     /// The run panicked: the value the last searching place handed is kept.
@@ -570,8 +801,13 @@ impl State {
             return escaped || self.learned;
         }
         // The last place read is blamed first; when it has nothing left to try, the one
-        // before it.
+        // before it. A failure inside an enum variant blames only what the variant read:
+        // when that is exhausted, the variant is refused, not what holds it.
+        let failed_in = self.failed_in.take();
         let mut read = std::mem::take(&mut self.read);
+        if let Some((_, _, start)) = &failed_in {
+            read.drain(..(*start).min(read.len()));
+        }
         read.dedup();
         for key in read.iter().rev() {
             let Some(search) = self.searches.get_mut(key) else {
@@ -607,6 +843,19 @@ impl State {
             }
             if search.blame(&error.0) {
                 return true;
+            }
+        }
+        if let Some((key, v, _)) = failed_in {
+            if let Some(status) = self.enums.get_mut(&key).and_then(|e| e.status.get_mut(v)) {
+                match status {
+                    Status::Untried => *status = Status::Refused(error.0.clone()),
+                    // Traced once, refused now: runs go another way from here on.
+                    Status::Traced => {}
+                    Status::Refused(_) | Status::Unreached => return false,
+                }
+                if let Some(state) = self.enums.get_mut(&key) {
+                    return state.avoid.insert(v);
+                }
             }
         }
         false
@@ -780,6 +1029,23 @@ impl Tracer<'_> {
             .unwrap_or(Shape::Opaque)
     }
 
+    /// The key of the type serde names `name`, read by a visitor of type `V`. A generic
+    /// type recursing into itself with ever larger parameters (`T<Box<T<..>>>`) stops the
+    /// run as a recursion.
+    fn identify<V>(&mut self, name: &'static str) -> Result<String, TraceFailure> {
+        let key = self.state.identify(name, std::any::type_name::<V>());
+        let same_name = self
+            .state
+            .open
+            .iter()
+            .filter(|open| open.split(['<', '#']).next() == Some(name))
+            .count();
+        if same_name > MAX_SAME_NAME_OPEN {
+            return Err(self.recursed());
+        }
+        Ok(key)
+    }
+
     /// Whether this place hands out `None` or an empty collection (it recursed before).
     fn escapes(&self) -> bool {
         self.state.escapes.contains(&self.place)
@@ -798,7 +1064,7 @@ impl Tracer<'_> {
     /// inside a container of that name.
     fn within<T>(
         &mut self,
-        name: &'static str,
+        name: &str,
         read: impl FnOnce(&mut Self) -> Result<(T, Container), TraceFailure>,
     ) -> Result<T, TraceFailure> {
         self.saw(&Shape::Named(name.to_string()));
@@ -1225,15 +1491,19 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
     ) -> Result<V::Value, TraceFailure> {
         self.found(Shape::Opaque);
         let key = self.tracer.key();
-        let value = self
-            .tracer
-            .state
+        let state = &mut *self.tracer.state;
+        let value = state
             .search_value(&key, Searching::Any, || {
                 let mut all = probes();
                 let first = all.remove(0);
                 (first, all)
             })
             .unwrap_or(Sample::Nil);
+        if let Some(search) = state.searches.get_mut(&key) {
+            // serde's private buffering reads an untagged or internally tagged enum, or a
+            // flattened field's entries, into its `Content` first.
+            search.buffered |= std::any::type_name::<V>().contains("Content");
+        }
         de::Deserializer::deserialize_any(SampleDeserializer::new(&value), visitor)
     }
 
@@ -1338,9 +1608,11 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
-        self.shape.0 = Some(Shape::Named(name.to_string()));
-        self.tracer
-            .within(name, |_| Ok((visitor.visit_unit()?, Container::UnitStruct)))
+        let name = self.tracer.identify::<V>(name)?;
+        self.shape.0 = Some(Shape::Named(name.clone()));
+        self.tracer.within(&name, |_| {
+            Ok((visitor.visit_unit()?, Container::UnitStruct))
+        })
     }
 
     fn deserialize_newtype_struct<V: Visitor<'static>>(
@@ -1348,8 +1620,9 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
-        self.shape.0 = Some(Shape::Named(name.to_string()));
-        self.tracer.within(name, |tracer| {
+        let name = self.tracer.identify::<V>(name)?;
+        self.shape.0 = Some(Shape::Named(name.clone()));
+        self.tracer.within(&name, |tracer| {
             let mut inner = ShapeOf::default();
             let value = visitor.visit_newtype_struct(Recording {
                 tracer: tracer.at(".0"),
@@ -1365,8 +1638,9 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
-        self.shape.0 = Some(Shape::Named(name.to_string()));
-        self.tracer.within(name, |tracer| {
+        let name = self.tracer.identify::<V>(name)?;
+        self.shape.0 = Some(Shape::Named(name.clone()));
+        self.tracer.within(&name, |tracer| {
             let (value, shapes) = read_fields(tracer, positions(len), visitor)?;
             Ok((value, Container::TupleStruct(shapes)))
         })
@@ -1378,14 +1652,15 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
-        self.shape.0 = Some(Shape::Named(name.to_string()));
+        let name = self.tracer.identify::<V>(name)?;
+        self.shape.0 = Some(Shape::Named(name.clone()));
         if let Some(sample) = self.collection_sample(Sample::Map(Vec::new())) {
             // An adjacently tagged enum, searched as a map once its tag named its variants.
             return de::Deserializer::deserialize_any(SampleDeserializer::new(&sample), visitor);
         }
         let key = self.tracer.key();
         self.tracer.state.struct_keys.push(key);
-        let result = self.tracer.within(name, |tracer| {
+        let result = self.tracer.within(&name, |tracer| {
             let (value, shapes) = read_fields(tracer, named(fields), visitor)?;
             let named = fields.iter().map(|f| f.to_string()).zip(shapes).collect();
             Ok((value, Container::Struct(named)))
@@ -1400,47 +1675,70 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
-        self.found(Shape::Named(name.to_string()));
+        let key = self.tracer.identify::<V>(name)?;
+        self.found(Shape::Named(key.clone()));
         if variants.is_empty() {
             return Err(TraceFailure(format!("enum {name} has no variants")));
         }
         let place = self.tracer.place.clone();
-        let depth_inside = self.tracer.state.open.iter().filter(|n| *n == name).count();
+        let depth_inside = self.tracer.state.open.iter().filter(|n| **n == key).count();
         if depth_inside >= 2 {
             // Inside itself twice: the variant taken the level up recursed too.
             return Err(self.tracer.recursed());
         }
         let state = &mut *self.tracer.state;
-        state
-            .enums
-            .entry(name.to_string())
-            .or_insert_with(|| (variants.to_vec(), place.clone()));
+        if !state.enums.contains_key(&key) {
+            let route = state.choices.clone();
+            state.enums.insert(
+                key.clone(),
+                EnumState {
+                    variants: variants.to_vec(),
+                    status: vec![Status::Untried; variants.len()],
+                    avoid: BTreeSet::new(),
+                    route,
+                },
+            );
+        }
         let recursive = state
             .recursive_variants
-            .get(name)
+            .get(&key)
             .cloned()
             .unwrap_or_default();
-        let chosen = if depth_inside == 1 {
-            // Recursing: a variant not known to recurse, the first that ends if any.
-            (0..variants.len())
-                .find(|i| !recursive.contains(i))
-                .unwrap_or(0)
-        } else {
-            let chosen = state.variant_at.get(&place).copied().unwrap_or(0);
-            state
-                .tried_variants
-                .entry(name.to_string())
-                .or_default()
-                .insert(chosen);
-            chosen
+        let chosen = match (&state.enums[&key], &state.exploring) {
+            // Recursing: a variant known to end, one not known to recurse if none is.
+            (known, _) if depth_inside == 1 => known.default_variant(&recursive),
+            (known, Some((explored, v)))
+                if *explored == key
+                    && !state.explored
+                    && known.status.get(*v) == Some(&Status::Untried) =>
+            {
+                state.explored = true;
+                *v
+            }
+            (known, exploring) => {
+                // On the way to the enum explored: the choices of the run that first met it.
+                let routed = exploring
+                    .as_ref()
+                    .filter(|_| !state.choices.contains_key(&key))
+                    .and_then(|(explored, _)| state.enums.get(explored))
+                    .and_then(|explored| explored.route.get(&key))
+                    .copied()
+                    .filter(|v| !known.avoid.contains(v) && *v < variants.len());
+                routed.unwrap_or_else(|| known.default_variant(&recursive))
+            }
         };
-        state.open.push(name.to_string());
+        if depth_inside == 0 {
+            state.choices.entry(key.clone()).or_insert(chosen);
+        }
+        let start = state.read.len();
+        state.frames.push((key.clone(), chosen, start));
+        state.open.push(key.clone());
         let mut content = None;
         let result = visitor.visit_enum(Choice {
             tracer: Tracer {
                 state: &mut *self.tracer.state,
                 place: format!("{place}::{}", variants[chosen]),
-                scope: name.to_string(),
+                scope: key.clone(),
                 rel: format!("::{}", variants[chosen]),
             },
             index: chosen,
@@ -1448,14 +1746,34 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         });
         let state = &mut *self.tracer.state;
         state.open.pop();
-        if matches!(&result, Err(e) if e.0 == RECURSED)
-            && state
-                .recursive_variants
-                .entry(name.to_string())
-                .or_default()
-                .insert(chosen)
-        {
-            state.learned = true;
+        state.frames.pop();
+        match &result {
+            Err(e) if e.0 == RECURSED => {
+                if state
+                    .recursive_variants
+                    .entry(key.clone())
+                    .or_default()
+                    .insert(chosen)
+                {
+                    state.learned = true;
+                }
+            }
+            Err(_) => {
+                if state.failed_in.is_none() {
+                    state.failed_in = Some((key.clone(), chosen, start));
+                }
+            }
+            Ok(_) => {
+                if let Some(status) = state
+                    .enums
+                    .get_mut(&key)
+                    .and_then(|e| e.status.get_mut(chosen))
+                {
+                    if *status == Status::Untried {
+                        *status = Status::Traced;
+                    }
+                }
+            }
         }
         let value = result?;
         let mut all: Vec<(String, Option<Variant>)> =
@@ -1463,7 +1781,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         if let Some(slot) = all.get_mut(chosen) {
             slot.1 = content;
         }
-        state.record_container(name, Container::Enum(all));
+        state.record_container(&key, Container::Enum(all));
         Ok(value)
     }
 }

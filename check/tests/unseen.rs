@@ -1,0 +1,309 @@
+//! Nothing the kit did not see is called hardened: a variant the tracer cannot build is a
+//! gap naming it, in every position its enum takes; a generic used with two parameters is two
+//! shapes, not a recursion; a place that accepted every value tried is listed as unseen
+//! inside; a place no payload reached under the decoder being checked fails the check.
+
+use std::collections::BTreeMap;
+
+use hardpack_check::shape::{trace, Container, Traced, UnseenKind, Variant};
+use hardpack_check::{check, CountingAlloc};
+use serde::{Deserialize, Deserializer, Serialize};
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
+
+/// Parsed from a string by a hand-written impl (a range syntax): refuses what the tracer
+/// tries, and its refusal names nothing to try.
+#[derive(Debug, Serialize)]
+struct Picky(String);
+
+impl<'de> Deserialize<'de> for Picky {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        if s.starts_with("r:") && s.len() == 7 {
+            Ok(Picky(s))
+        } else {
+            Err(serde::de::Error::custom("bad range syntax"))
+        }
+    }
+}
+
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Serialize)]
+enum E {
+    A(u8),
+    B(Picky),
+    C(Vec<u8>),
+    D { x: u8 },
+}
+
+/// The variants of `E` the trace recorded content for, by name.
+fn traced_variants(traced: &Traced, key: &str) -> Vec<String> {
+    let Some(Container::Enum(variants)) = traced.containers.get(key) else {
+        panic!("no enum {key}: {:#?}", traced.containers);
+    };
+    variants
+        .iter()
+        .filter(|(_, content)| content.is_some())
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+fn unseen_variants(traced: &Traced) -> Vec<String> {
+    traced
+        .unseen
+        .iter()
+        .filter(|u| u.kind == UnseenKind::Variant)
+        .map(|u| u.place.clone())
+        .collect()
+}
+
+#[test]
+fn a_variant_the_tracer_cannot_build_is_a_gap_naming_it_and_its_refusal() {
+    let traced = trace::<E>().unwrap();
+    assert_eq!(traced_variants(&traced, "E"), ["A", "C", "D"]);
+    assert_eq!(unseen_variants(&traced), ["E::B"]);
+    assert!(
+        traced.unseen[0].why.contains("bad range syntax"),
+        "{:?}",
+        traced.unseen
+    );
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+enum Outer {
+    X(u8),
+    Y(E),
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Holder<T> {
+    ts: u64,
+    value: T,
+}
+
+/// The same enum in every position a type can hold it: each variant is traced (or named as
+/// unseen) the same way wherever it sits.
+#[test]
+fn every_variant_is_traced_in_every_position() {
+    fn same<T: Deserialize<'static>>() {
+        let traced = trace::<T>().unwrap();
+        let name = std::any::type_name::<T>();
+        assert_eq!(traced_variants(&traced, "E"), ["A", "C", "D"], "{name}");
+        assert_eq!(unseen_variants(&traced), ["E::B"], "{name}");
+    }
+    same::<Vec<E>>();
+    same::<Option<E>>();
+    same::<BTreeMap<String, E>>();
+    same::<(u8, E)>();
+    same::<Vec<Vec<E>>>();
+    same::<Holder<E>>();
+    same::<Outer>();
+    same::<Vec<Outer>>();
+}
+
+/// A recursive value enum nested in a variant of another enum, inside a sequence: every one
+/// of its variants is traced, not only the first.
+#[derive(Deserialize)]
+#[allow(dead_code)]
+enum Value {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Str(String),
+    List(Vec<Value>),
+    Record(BTreeMap<String, Value>),
+    Pair(Box<Value>, Box<Value>),
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+enum PluginOutput {
+    Nothing,
+    Value(Value),
+    Stream { id: u64, first: Option<Value> },
+}
+
+#[test]
+fn a_recursive_value_enum_nested_in_another_enum_has_every_variant_traced() {
+    let traced = trace::<Vec<PluginOutput>>().unwrap();
+    assert_eq!(
+        traced_variants(&traced, "Value"),
+        ["Nil", "Bool", "Int", "Str", "List", "Record", "Pair"]
+    );
+    assert_eq!(
+        traced_variants(&traced, "PluginOutput"),
+        ["Nothing", "Value", "Stream"]
+    );
+    assert!(unseen_variants(&traced).is_empty(), "{:?}", traced.unseen);
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Lww<T> {
+    ts: u64,
+    v: T,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Inner {
+    b: Lww<u8>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct OuterLww {
+    a: Lww<Inner>,
+}
+
+#[test]
+fn a_generic_used_with_two_parameters_is_two_shapes_not_a_recursion() {
+    let traced = trace::<OuterLww>().unwrap();
+    let lww: Vec<&String> = traced
+        .containers
+        .keys()
+        .filter(|k| k.starts_with("Lww"))
+        .collect();
+    assert_eq!(lww.len(), 2, "{:#?}", traced.containers);
+    // Each holds what its parameter is: one an Inner, the other a u8.
+    let holds: Vec<String> = lww
+        .iter()
+        .map(|k| match &traced.containers[*k] {
+            Container::Struct(fields) => format!("{:?}", fields[1].1),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert!(holds.iter().any(|h| h.contains("Inner")), "{holds:?}");
+    assert!(holds.iter().any(|h| h.contains("bits: 8")), "{holds:?}");
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+enum Wrapped {
+    Leaf(u8),
+    Both(Lww<Lww<u8>>),
+}
+
+#[test]
+fn a_generic_inside_a_variant_keeps_the_variant() {
+    let traced = trace::<Wrapped>().unwrap();
+    assert_eq!(traced_variants(&traced, "Wrapped"), ["Leaf", "Both"]);
+    assert!(traced.unseen.is_empty(), "{:?}", traced.unseen);
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Tree {
+    name: String,
+    kids: Vec<Tree>,
+}
+
+#[test]
+fn a_real_recursion_is_still_one_shape() {
+    let traced = trace::<Tree>().unwrap();
+    assert_eq!(traced.containers.len(), 1, "{:#?}", traced.containers);
+}
+
+/// A registry entry whose variants are untagged, with a catch-all for what it does not know.
+#[derive(Deserialize)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum RegistryEntry {
+    Plugin {
+        name: String,
+        version: u32,
+    },
+    #[serde(deserialize_with = "serde::de::IgnoredAny::deserialize")]
+    Unknown(serde::de::IgnoredAny),
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Registry {
+    entries: Vec<RegistryEntry>,
+}
+
+#[test]
+fn an_untagged_enum_with_a_catch_all_is_listed_as_unseen_inside() {
+    let traced = trace::<Registry>().unwrap();
+    let unseen: Vec<_> = traced
+        .unseen
+        .iter()
+        .filter(|u| u.kind == UnseenKind::AcceptedAnything)
+        .collect();
+    assert_eq!(unseen.len(), 1, "{:?}", traced.unseen);
+    assert_eq!(unseen[0].place, "Registry.entries[]");
+    assert!(unseen[0].why.contains("catch-all"), "{}", unseen[0].why);
+}
+
+#[test]
+fn a_value_type_accepts_anything_and_is_listed_not_failed() {
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Event {
+        kind: String,
+        payload: hardpack::Value,
+    }
+    let traced = trace::<Event>().unwrap();
+    let kinds: Vec<_> = traced
+        .unseen
+        .iter()
+        .map(|u| (u.place.as_str(), u.kind))
+        .collect();
+    assert_eq!(kinds, [("Event.payload", UnseenKind::AnyValue)]);
+}
+
+#[test]
+fn a_check_with_an_unbuilt_variant_is_not_hardened_and_names_it() {
+    let report = check::<E>().run();
+    assert!(report.broken().is_empty(), "{}", report.text());
+    let why = report.untested().expect("E::B was never built");
+    assert!(why.contains("E::B"), "{why}");
+    assert!(why.contains("bad range syntax"), "{why}");
+    assert!(!report.is_hardened());
+    // The places list every variant, B unreached.
+    let places = report.places();
+    for variant in ["E::A", "E::B", "E::C", "E::D"] {
+        assert!(
+            places.iter().any(|p| p.place == variant),
+            "{variant} missing: {places:#?}"
+        );
+    }
+    let b = places.iter().find(|p| p.place == "E::B").unwrap();
+    assert_eq!(b.reached_by, None);
+    assert!(report.text().contains("E::B"), "{}", report.text());
+}
+
+#[test]
+fn a_sample_holding_the_variant_lets_the_tracer_build_it() {
+    let report = check::<Vec<E>>()
+        .sample(&vec![E::B(Picky("r:10-20".into()))])
+        .run();
+    assert!(report.untested().is_none(), "{}", report.text());
+    let places = report.places();
+    let b = places.iter().find(|p| p.place == "Vec[]::B").unwrap();
+    assert!(b.reached_by.is_some(), "{places:#?}");
+    report.assert_hardened();
+}
+
+#[test]
+fn an_unbuilt_variant_has_no_content_in_the_shape() {
+    let traced = trace::<E>().unwrap();
+    let Container::Enum(variants) = &traced.containers["E"] else {
+        panic!()
+    };
+    assert_eq!(variants[1], ("B".to_string(), None));
+    assert_eq!(
+        variants[3].1,
+        Some(Variant::Struct(vec![(
+            "x".into(),
+            hardpack_check::shape::Shape::Int {
+                signed: false,
+                bits: 8
+            }
+        )]))
+    );
+}
