@@ -7,6 +7,7 @@ use std::time::Duration;
 use hardpack::{Limit, Limits};
 
 use crate::payload::Payload;
+use crate::shape::UnseenKind;
 
 /// What decoding one payload did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,6 +137,12 @@ pub struct Report {
     pub trace_error: Option<String>,
     /// Places the trace saw only in part ([`crate::shape::Traced::gaps`]).
     pub trace_gaps: Vec<String>,
+    /// What the trace did not see: variants it could not build, places that accepted
+    /// every value tried ([`crate::shape::Traced::unseen`]).
+    pub unseen: Vec<crate::shape::Unseen>,
+    /// Every place of the type, as payload ids name them (each variant of each enum, those
+    /// the trace could not build too): what [`Report::places`] lists beside the samples'.
+    pub type_places: Vec<String>,
     /// Why the check could not run every payload, if it could not.
     pub failure: Option<String>,
     /// Whether the verdict needs the type's places reached (a check of generated payloads;
@@ -166,6 +173,8 @@ impl Report {
             build: BUILD,
             trace_error: None,
             trace_gaps: Vec::new(),
+            unseen: Vec::new(),
+            type_places: Vec::new(),
             failure: None,
             verdict_needs_reach: false,
             samples: 0,
@@ -291,6 +300,9 @@ impl Report {
                 places.len() - 1
             })
         };
+        for place in &self.type_places {
+            entry(place, &mut places);
+        }
         for row in &self.rows {
             if let Some(place) = &row.place {
                 let at = entry(place, &mut places);
@@ -361,14 +373,83 @@ impl Report {
                 self.trace_gaps.join("; ")
             ));
         }
+        let unbuilt: Vec<String> = self
+            .unseen
+            .iter()
+            .filter(|u| u.kind == UnseenKind::Variant)
+            .map(|u| format!("`{}` ({})", u.place, u.why))
+            .collect();
+        if !unbuilt.is_empty() {
+            return Some(format!(
+                "{} variant{} of the type never built, so nothing reached {}: {}",
+                unbuilt.len(),
+                if unbuilt.len() == 1 { " was" } else { "s were" },
+                if unbuilt.len() == 1 { "it" } else { "them" },
+                unbuilt.join("; ")
+            ));
+        }
+        let inside_unseen: Vec<&str> = self
+            .unseen
+            .iter()
+            .filter(|u| u.kind == UnseenKind::AcceptedAnything)
+            .map(|u| u.place.as_str())
+            .collect();
+        if !inside_unseen.is_empty() && self.samples == 0 {
+            return Some(format!(
+                "{} accepted every value the tracer tried (a catch-all variant, a flattened \
+                 field), so what {} really hold{} was never seen and no sample was given; \
+                 add valid values with .sample(&value) or captured messages with \
+                 .samples(dir)",
+                inside_unseen.join(", "),
+                if inside_unseen.len() == 1 {
+                    "it"
+                } else {
+                    "they"
+                },
+                if inside_unseen.len() == 1 { "s" } else { "" }
+            ));
+        }
         if !valid_decoded {
-            return Some(
-                "no valid document decoded, so every attack was refused before it reached \
-                 its place: nothing past the first refusal was tested; give samples the \
-                 decoder accepts (.sample(&value)), or check that the decoder reads the \
-                 format the type was traced in (rmp-serde's: structs as arrays)"
-                    .into(),
-            );
+            return Some(format!(
+                "no valid document decoded under {}, so every attack was refused before it \
+                 reached its place: nothing past the first refusal was tested; give samples \
+                 the decoder accepts (.sample(&value)), or check that the decoder reads the \
+                 format the type was traced in (rmp-serde's: structs as arrays, enums as \
+                 their name or a one-entry map)",
+                self.decoder
+            ));
+        }
+        let reached: std::collections::BTreeSet<String> = self
+            .places()
+            .into_iter()
+            .filter(|p| p.reached_by.is_some())
+            .map(|p| p.place)
+            .collect();
+        let unreached: Vec<&str> = self
+            .type_places
+            .iter()
+            .filter(|p| !reached.contains(*p))
+            .map(String::as_str)
+            .collect();
+        if !unreached.is_empty() {
+            let shown: Vec<&str> = unreached.iter().take(12).copied().collect();
+            return Some(format!(
+                "{} of the type's {} places no payload reached under {}: {}{}; every \
+                 document reaching {} was refused, so the attacks there tested nothing: give \
+                 samples the decoder accepts that hold {} (.sample(&value)), or check that \
+                 the decoder reads the format the payloads are written in",
+                unreached.len(),
+                self.type_places.len(),
+                self.decoder,
+                shown.join(", "),
+                if unreached.len() > shown.len() {
+                    format!(" and {} more", unreached.len() - shown.len())
+                } else {
+                    String::new()
+                },
+                if unreached.len() == 1 { "it" } else { "them" },
+                if unreached.len() == 1 { "it" } else { "them" },
+            ));
         }
         None
     }
@@ -440,6 +521,14 @@ impl Report {
         }
         for gap in &self.trace_gaps {
             let _ = writeln!(out, "  seen in part: {gap}");
+        }
+        for unseen in &self.unseen {
+            let what = match unseen.kind {
+                UnseenKind::Variant => "variant never built",
+                UnseenKind::AcceptedAnything => "accepted anything, inside unseen",
+                UnseenKind::AnyValue => "any value",
+            };
+            let _ = writeln!(out, "  {what}: `{}`: {}", unseen.place, unseen.why);
         }
         for e in &self.sample_errors {
             let _ = writeln!(out, "  {e}");
@@ -612,6 +701,15 @@ impl Report {
             "time_limit_ms": self.time_limit.as_millis() as u64,
             "trace_error": self.trace_error,
             "trace_gaps": self.trace_gaps,
+            "unseen": self.unseen.iter().map(|u| serde_json::json!({
+                "place": u.place,
+                "kind": match u.kind {
+                    UnseenKind::Variant => "variant_never_built",
+                    UnseenKind::AcceptedAnything => "accepted_anything",
+                    UnseenKind::AnyValue => "any_value",
+                },
+                "why": u.why,
+            })).collect::<Vec<_>>(),
             "failure": self.failure,
             "build": self.build,
             "elapsed_ms": self.elapsed.as_millis() as u64,

@@ -28,7 +28,7 @@ use serde::de::Deserialize;
 use crate::alloc;
 use crate::payload::Payload;
 use crate::report::{Outcome, Report, Row};
-use crate::typed::payloads_and_gaps;
+use crate::typed::{generate, Generated};
 
 /// The environment variable that makes a process a check's child.
 const CHILD_ENV: &str = "HARDPACK_CHECK_CHILD";
@@ -372,10 +372,9 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             Some(_) => Report::skipped(self.type_name),
             None => {
                 let started = Instant::now();
-                let (mut payloads, trace_error, trace_gaps) = self.load();
-                let sample_errors = self.add_samples(&mut payloads);
-                let mut report =
-                    self.run_as_parent(ordinal, payloads, trace_error, trace_gaps, sample_errors);
+                let mut generated = self.load();
+                let sample_errors = self.add_samples(&mut generated.payloads);
+                let mut report = self.run_as_parent(ordinal, generated, sample_errors);
                 report.elapsed = started.elapsed();
                 report
             }
@@ -394,16 +393,31 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         errors
     }
 
-    fn load(&self) -> (Vec<Payload>, Option<String>, Vec<String>) {
+    /// The payloads to run and what the trace saw; the samples' values help the trace.
+    fn load(&self) -> Generated {
         match &self.source {
             Source::Generated => {
-                let (payloads, error, gaps) = payloads_and_gaps::<T>();
-                (payloads, error.map(|e| e.to_string()), gaps)
+                let samples: Vec<crate::sample::Sample> = self
+                    .samples
+                    .iter()
+                    .filter_map(|(_, bytes)| crate::sample::Sample::parse(bytes).ok())
+                    .collect();
+                generate::<T>(&samples)
             }
-            Source::Files(path) => match read_payloads(path) {
-                Ok(payloads) => (payloads, None, Vec::new()),
-                Err(e) => (Vec::new(), Some(e), Vec::new()),
-            },
+            Source::Files(path) => {
+                let (payloads, error) = match read_payloads(path) {
+                    Ok(payloads) => (payloads, None),
+                    Err(e) => (Vec::new(), Some(e)),
+                };
+                Generated {
+                    payloads,
+                    error: None,
+                    file_error: error,
+                    gaps: Vec::new(),
+                    unseen: Vec::new(),
+                    places: Vec::new(),
+                }
+            }
         }
     }
 
@@ -530,11 +544,18 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     fn run_as_parent(
         self,
         ordinal: usize,
-        payloads: Vec<Payload>,
-        trace_error: Option<String>,
-        trace_gaps: Vec<String>,
+        generated: Generated,
         sample_errors: Vec<String>,
     ) -> Report {
+        let Generated {
+            payloads,
+            error,
+            file_error,
+            gaps: trace_gaps,
+            unseen,
+            places: type_places,
+        } = generated;
+        let trace_error = error.map(|e| e.to_string()).or(file_error);
         let steps: Vec<Option<usize>> = match &self.sweep {
             None => vec![None],
             Some((_, values)) => values.iter().copied().map(Some).collect(),
@@ -589,6 +610,8 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             sweep: self.sweep.map(|(limit, _)| limit),
             trace_error,
             trace_gaps,
+            unseen,
+            type_places,
             failure,
             verdict_needs_reach: matches!(self.source, Source::Generated),
             samples: self.samples.len(),

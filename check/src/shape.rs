@@ -181,8 +181,26 @@ const MAX_RUNS: usize = 20_000;
 /// borrowed values, so any `T: Deserialize<'static>` can be traced, which every
 /// `DeserializeOwned` type is.
 pub fn trace<T: Deserialize<'static>>() -> Result<Traced, TraceError> {
+    trace_with::<T>(&[])
+}
+
+/// [`trace`], trying the values of valid documents of the type (samples) where a value is
+/// refused: a leaf that a hand-written `Deserialize` validates (a range syntax, a version)
+/// is handed the samples' values of its kind first, so a variant holding it is built.
+pub fn trace_with<T: Deserialize<'static>>(samples: &[Sample]) -> Result<Traced, TraceError> {
     let type_name = std::any::type_name::<T>();
     let mut state = State::default();
+    for sample in samples {
+        for path in sample.paths() {
+            if let Some(node) = sample.at(&path) {
+                if !matches!(node, Sample::Array(_) | Sample::Map(_))
+                    && !state.from_samples.contains(node)
+                {
+                    state.from_samples.push(node.clone());
+                }
+            }
+        }
+    }
     let mut root = None;
     let mut last_error = None;
     let mut runs = 0;
@@ -554,15 +572,17 @@ struct State {
     /// The variant each enum took where this run first met it outside itself: the route by
     /// which a run reaches an enum met for the first time.
     choices: BTreeMap<String, usize>,
-    /// The enum variants this run is inside: the enum, the variant, and how many places the
-    /// run had read when it entered.
-    frames: Vec<(String, usize, usize)>,
+    /// The enum variants this run is inside: the enum, the variant, how many places the
+    /// run had read when it entered, and how many containers it was inside.
+    frames: Vec<(String, usize, usize, usize)>,
     /// The innermost variant a failing run's error passed out of.
     failed_in: Option<(String, usize, usize)>,
     /// Variants of each enum that led back into a container the run was inside.
     recursive_variants: BTreeMap<String, BTreeSet<usize>>,
     /// Whether this run marked a variant recursive (the next run will avoid it).
     learned: bool,
+    /// The leaves of the samples given: what a leaf that refuses is handed first.
+    from_samples: Vec<Sample>,
     /// The key of each distinct type by serde name and visitor type: a generic struct with
     /// two parameters is two shapes.
     identities: BTreeMap<(String, &'static str), String>,
@@ -726,8 +746,18 @@ impl State {
         kind: Searching,
         first: impl FnOnce() -> (Sample, Vec<Sample>),
     ) -> Option<Sample> {
+        let from_samples = &self.from_samples;
         let search = self.searches.entry(key.to_string()).or_insert_with(|| {
-            let (first, then) = first();
+            let (first, mut then) = first();
+            if kind == Searching::Leaf {
+                // What valid documents hold in a place of this kind, before any guess.
+                let known: Vec<Sample> = from_samples
+                    .iter()
+                    .filter(|s| s.kind() == first.kind() && **s != first)
+                    .cloned()
+                    .collect();
+                then.splice(0..0, known);
+            }
             Search::new(kind, first, then)
         });
         self.read.push(key.to_string());
@@ -1068,8 +1098,16 @@ impl Tracer<'_> {
         read: impl FnOnce(&mut Self) -> Result<(T, Container), TraceFailure>,
     ) -> Result<T, TraceFailure> {
         self.saw(&Shape::Named(name.to_string()));
-        if self.state.open.iter().any(|n| n == name) {
-            return Err(self.recursed());
+        if let Some(first) = self.state.open.iter().position(|n| n == name) {
+            // Back inside itself. Through the variant this run explores, once more: the
+            // variant's content is read, and the enum inside takes a variant that ends.
+            let again = self.state.open.iter().filter(|n| *n == name).count() == 1
+                && self.state.frames.iter().any(|(key, v, _, open_at)| {
+                    *open_at > first && self.state.exploring.as_ref() == Some(&(key.clone(), *v))
+                });
+            if !again {
+                return Err(self.recursed());
+            }
         }
         self.state.open.push(name.to_string());
         let outer = (
@@ -1731,7 +1769,9 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
             state.choices.entry(key.clone()).or_insert(chosen);
         }
         let start = state.read.len();
-        state.frames.push((key.clone(), chosen, start));
+        state
+            .frames
+            .push((key.clone(), chosen, start, state.open.len()));
         state.open.push(key.clone());
         let mut content = None;
         let result = visitor.visit_enum(Choice {

@@ -14,7 +14,7 @@ use crate::mutate::{
 };
 use crate::payload::Payload;
 use crate::sample::Sample;
-use crate::shape::{trace, Container, Shape, TraceError, Traced, Variant};
+use crate::shape::{trace, trace_with, Container, Shape, TraceError, Traced, Unseen, Variant};
 
 /// How deep the recursion payloads nest each recursive path.
 pub const RECURSION_DEPTH: usize = 1_000_000;
@@ -50,20 +50,49 @@ pub fn for_type<T: Deserialize<'static>>() -> Result<Vec<Payload>, TraceError> {
 /// What a check runs against `T`: the generic payloads, then those shaped by `T`; when `T`
 /// cannot be traced, the generic payloads alone and the reason.
 pub fn payloads_for<T: Deserialize<'static>>() -> (Vec<Payload>, Option<TraceError>) {
-    let (all, error, _) = payloads_and_gaps::<T>();
-    (all, error)
+    let generated = generate::<T>(&[]);
+    (generated.payloads, generated.error)
 }
 
-/// [`payloads_for`], and the places the trace saw only in part ([`Traced::gaps`]).
-pub(crate) fn payloads_and_gaps<T: Deserialize<'static>>(
-) -> (Vec<Payload>, Option<TraceError>, Vec<String>) {
-    let mut all = generic();
-    match trace::<T>() {
+/// What a check generates for `T`: the payloads, and what the trace saw and did not.
+pub(crate) struct Generated {
+    pub(crate) payloads: Vec<Payload>,
+    pub(crate) error: Option<TraceError>,
+    /// Why the payload files could not be read, for a check of files.
+    pub(crate) file_error: Option<String>,
+    /// The places the trace saw only in part ([`Traced::gaps`]).
+    pub(crate) gaps: Vec<String>,
+    /// What it did not see ([`Traced::unseen`]).
+    pub(crate) unseen: Vec<Unseen>,
+    /// Every place of the type, as payload ids name them, each variant of each enum
+    /// included (those the trace could not build too).
+    pub(crate) places: Vec<String>,
+}
+
+/// [`payloads_for`], tracing with the values of `samples` ([`crate::shape::trace_with`]).
+pub(crate) fn generate<T: Deserialize<'static>>(samples: &[Sample]) -> Generated {
+    let mut payloads = generic();
+    match trace_with::<T>(samples) {
         Ok(traced) => {
-            all.extend(from_shape(&traced));
-            (all, None, traced.gaps)
+            let (shaped, places) = shaped_with_places(&traced, RECURSION_DEPTH);
+            payloads.extend(shaped);
+            Generated {
+                payloads,
+                error: None,
+                file_error: None,
+                gaps: traced.gaps,
+                unseen: traced.unseen,
+                places,
+            }
         }
-        Err(e) => (all, Some(e), Vec::new()),
+        Err(e) => Generated {
+            payloads,
+            error: Some(e),
+            file_error: None,
+            gaps: Vec::new(),
+            unseen: Vec::new(),
+            places: Vec::new(),
+        },
     }
 }
 
@@ -166,6 +195,11 @@ pub(crate) use for_sample as sample_payloads;
 
 /// The payloads of a traced shape, each nesting `depth` deep.
 fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
+    shaped_with_places(traced, depth).0
+}
+
+/// [`shaped`], and the name of every place of the type.
+fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<String>) {
     let root_name = short_name(traced.type_name);
     let writer = Writer {
         root: &traced.root,
@@ -177,7 +211,35 @@ fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
     let mut out = Vec::new();
     let mut controls: Vec<Payload> = Vec::new();
     let name = |place: &Place| format!("{root_name}{}", place.path);
+    let mut names: Vec<String> = Vec::new();
     for place in &places {
+        if !names.contains(&name(place)) {
+            names.push(name(place));
+        }
+        if let Some(v) = place.variant {
+            // The enum at this place written as its variant `v`: a valid document holding
+            // it shows the decoder gets there. A variant the trace could not build has none.
+            if let Resolved::Container(_, Container::Enum(variants)) = writer.resolve(&place.shape)
+            {
+                if let Some((_, Some(_))) = variants.get(v) {
+                    let written = writer.variant(variants, v, None, &mut Vec::new());
+                    let (control, _) = writer.with_hole(&traced.root, &place.steps, &written);
+                    match controls.iter().position(|c: &Payload| c.bytes == control) {
+                        Some(known) => controls[known].reaches.push(name(place)),
+                        None => {
+                            let mut valid = Payload::new(
+                                format!("{}.valid", name(place)),
+                                format!("{}: a valid document holding the variant", name(place)),
+                                control,
+                            );
+                            valid.reaches.push(name(place));
+                            controls.push(valid);
+                        }
+                    }
+                }
+            }
+            continue;
+        }
         let at = |id: &str, what: String, hostile: &[u8]| {
             let (bytes, offset) = writer.with_hole(&traced.root, &place.steps, hostile);
             Payload::new(
@@ -277,6 +339,11 @@ fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
                             format!("{sample_name}{}", crate::mutate::place_name(sample, path))
                         })
                         .collect();
+                    for node in &nodes {
+                        if !names.contains(node) {
+                            names.push(node.clone());
+                        }
+                    }
                     match controls.iter_mut().find(|c| c.bytes == with_sample) {
                         Some(known) => known.reaches.extend(nodes),
                         None => {
@@ -458,7 +525,7 @@ fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
         format!("{root_name}: a valid document with every option, sequence and map filled once"),
         full,
     ));
-    out
+    (out, names)
 }
 
 /// A Rust type name as its payloads are named: its last path segment without generics
@@ -611,6 +678,8 @@ struct Place {
     /// For a place that names a container it is inside: the steps to that container, and
     /// from there to this place.
     recursion: Option<(Vec<Step>, Vec<Step>)>,
+    /// For a variant of the enum at this place: which (the place is the enum written as it).
+    variant: Option<usize>,
 }
 
 /// A struct field's name and shape, or a placeholder for a field index out of range.
@@ -725,9 +794,10 @@ impl<'a> Writer<'a> {
         };
         out.push(Place {
             steps: steps.clone(),
-            path,
+            path: path.clone(),
             shape: shape.clone(),
             recursion: recursion.clone(),
+            variant: None,
         });
         if recursion.is_some() {
             return;
@@ -765,6 +835,16 @@ impl<'a> Writer<'a> {
                         }
                     }
                     Container::Enum(variants) => {
+                        // Every variant is a place, its content or not.
+                        for (v, (variant, _)) in variants.iter().enumerate() {
+                            out.push(Place {
+                                steps: steps.clone(),
+                                path: format!("{path}::{variant}"),
+                                shape: shape.clone(),
+                                recursion: None,
+                                variant: Some(v),
+                            });
+                        }
                         for (v, (_, content)) in variants.iter().enumerate() {
                             let fields: Vec<&Shape> = match content {
                                 Some(Variant::Newtype(s)) => vec![s],

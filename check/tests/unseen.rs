@@ -307,3 +307,59 @@ fn an_unbuilt_variant_has_no_content_in_the_shape() {
         )]))
     );
 }
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Section {
+    name: String,
+    settings: BTreeMap<String, Setting>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+enum Setting {
+    Flag(bool),
+    Nested(Box<Section>),
+}
+
+#[test]
+fn a_variant_that_recurses_through_a_struct_is_traced() {
+    let traced = trace::<Section>().unwrap();
+    assert_eq!(traced_variants(&traced, "Setting"), ["Flag", "Nested"]);
+    let Container::Enum(variants) = &traced.containers["Setting"] else {
+        panic!()
+    };
+    assert_eq!(
+        variants[1].1,
+        Some(Variant::Newtype(hardpack_check::shape::Shape::Named(
+            "Section".into()
+        )))
+    );
+}
+
+/// A decoder that reads the type but refuses any document naming the `Record` variant: the
+/// places under it are reached by nothing, whatever else decodes.
+#[test]
+fn places_no_payload_reached_under_the_decoder_fail_the_check() {
+    let report = check::<Vec<Value>>()
+        .decoder("rmp-serde without records", |bytes| {
+            if bytes.windows(7).any(|w| w == b"\xa6Record") {
+                return Err("records refused".to_string());
+            }
+            rmp_serde::from_slice::<Vec<Value>>(bytes).map_err(|e| e.to_string())
+        })
+        .run();
+    let why = report
+        .untested()
+        .expect("the places under Record were not reached");
+    assert!(
+        why.contains("no payload reached under rmp-serde without records"),
+        "{why}"
+    );
+    assert!(why.contains("Vec[]::Record"), "{why}");
+    assert!(!report.is_hardened());
+    // What was reached is still reached: the list variant decoded.
+    let places = report.places();
+    let list = places.iter().find(|p| p.place == "Vec[]::List").unwrap();
+    assert!(list.reached_by.is_some(), "{places:#?}");
+}
