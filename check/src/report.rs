@@ -970,7 +970,9 @@ mod tests {
     #[test]
     fn each_heap_bound_holds_at_its_value_and_breaks_one_byte_above() {
         let any = report(None);
-        let amplified = any.amplification.bound(100);
+        // The documented default: 16 MiB + 1 KiB per input byte.
+        let amplified = 16 * 1024 * 1024 + 1024 * 100;
+        assert_eq!(any.amplification.bound(100), amplified);
         assert_eq!(any.broken_because(&row(100, amplified)), None);
         let why = any.broken_because(&row(100, amplified + 1)).unwrap();
         assert!(why.contains("per input byte"), "{why}");
@@ -987,9 +989,11 @@ mod tests {
             .with(Limit::AllocBytes, 1024)
             .with(Limit::Depth, 2);
         let hardpack = report(Some(limits.clone()));
-        let bound = crate::fuzz::heap_bound(&limits, 100);
+        // As hardpack::de documents it: 2 x max_alloc_bytes + 1 MiB per collection open at
+        // once, at most max_depth + 1 of them.
+        let bound = 2 * 1024 + (1 << 20) * 3;
         assert_eq!(hardpack.heap_bound(&row(100, 0)), Some(bound));
-        assert!(bound < hardpack.amplification.bound(100));
+        assert!(bound < amplified);
         assert_eq!(hardpack.broken_because(&row(100, bound)), None);
         let why = hardpack.broken_because(&row(100, bound + 1)).unwrap();
         assert!(why.contains("the limits allow"), "{why}");
