@@ -1,5 +1,8 @@
 //! Running a decode where it cannot take the caller down: a child process under a memory cap
-//! (`ulimit -v`), an 8 MiB stack and a wall-clock limit, whose death is a result. The
+//! (`ulimit -v`), an 8 MiB stack and a wall-clock limit, whose death is a result. The cap
+//! needs a Unix system (Linux, macOS); elsewhere [`run_guarded`] says so. The check's own
+//! children ([`crate::check`]) run on any system: on Windows a child's death is read from its
+//! exit status (`0xC00000FD`, a stack overflow) and its last words. The
 //! `hardpack` command's audit and peer comparison run their children through it; the check
 //! ([`crate::check`]) runs its own, streaming children with the same signal names.
 
@@ -80,6 +83,13 @@ pub fn run_guarded(
     args: &[String],
     guard: &ChildLimits,
 ) -> Result<(Result<i32, String>, Vec<u8>), String> {
+    if !cfg!(unix) {
+        return Err(format!(
+            "running {} under a memory cap needs a Unix system (`ulimit -v`); on Windows, \
+             run the audit under WSL",
+            exe.display()
+        ));
+    }
     let kib = (guard.memory_bytes / 1024).max(1);
     let mut child = Command::new("sh")
         .arg("-c")
@@ -114,16 +124,44 @@ pub fn run_guarded(
     let out = reader.join().unwrap_or_default();
     let code = match status {
         None => Err(format!("timed out after {:?}", guard.timeout)),
-        Some(s) => match s.code() {
-            Some(c) => Ok(c),
-            None => {
-                use std::os::unix::process::ExitStatusExt;
-                Err(killed_by(s.signal().unwrap_or(0)))
-            }
-        },
+        Some(s) => exit_code(s),
     };
     Ok((code, out))
 }
+
+/// A process's exit code, or how it died in words: the signal that killed it (Unix), or the
+/// system's status code for a crash (Windows: `0xC00000FD` is a stack overflow).
+pub fn exit_code(status: std::process::ExitStatus) -> Result<i32, String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return Err(killed_by(signal));
+        }
+    }
+    match status.code() {
+        Some(code) => match windows_crash(code) {
+            Some(crash) if cfg!(windows) => Err(crash.to_string()),
+            _ => Ok(code),
+        },
+        None => Err(status.to_string()),
+    }
+}
+
+/// What a Windows process that exited with `code` died of, for the status codes a crash
+/// gives (an `NTSTATUS` as the exit code).
+pub fn windows_crash(code: i32) -> Option<&'static str> {
+    match code as u32 {
+        STATUS_STACK_OVERFLOW => Some("0xC00000FD: stack overflow"),
+        0xC000_0409 => Some("0xC0000409: abort (fail-fast, e.g. allocation failure)"),
+        0xC000_0005 => Some("0xC0000005: access violation"),
+        0xC000_0017 => Some("0xC0000017: out of memory"),
+        _ => None,
+    }
+}
+
+/// The exit code of a Windows process whose stack overflowed.
+pub const STATUS_STACK_OVERFLOW: u32 = 0xC000_00FD;
 
 /// How a process killed by signal `signal` died, in words.
 pub fn killed_by(signal: i32) -> String {
@@ -134,4 +172,33 @@ pub fn killed_by(signal: i32) -> String {
         _ => "a signal",
     };
     format!("killed by signal {signal}: {name}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_windows_crash_status_is_named() {
+        // STATUS_STACK_OVERFLOW as a process's exit code (an i32).
+        assert_eq!(
+            windows_crash(-1_073_741_571),
+            Some("0xC00000FD: stack overflow")
+        );
+        assert_eq!(windows_crash(1), None);
+        assert_eq!(windows_crash(0), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_process_killed_by_a_signal_says_which() {
+        let status = Command::new("sh")
+            .args(["-c", "kill -SEGV $$"])
+            .status()
+            .unwrap();
+        let how = exit_code(status).unwrap_err();
+        assert!(how.starts_with("killed by signal 11"), "{how}");
+        let status = Command::new("sh").args(["-c", "exit 3"]).status().unwrap();
+        assert_eq!(exit_code(status), Ok(3));
+    }
 }

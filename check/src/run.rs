@@ -937,17 +937,17 @@ fn self_command() -> Result<Command, String> {
 
 /// What killed a child, from its standard error and exit status.
 fn died(stderr: &str, status: std::process::ExitStatus) -> Outcome {
-    use std::os::unix::process::ExitStatusExt;
-    if stderr.contains("has overflowed its stack") {
+    let windows_overflow = cfg!(windows)
+        && status.code().map(|c| c as u32) == Some(crate::guard::STATUS_STACK_OVERFLOW);
+    if stderr.contains("has overflowed its stack") || windows_overflow {
         Outcome::StackOverflow
     } else if let Some(line) = stderr.lines().find(|l| l.contains("memory allocation of")) {
         // "memory allocation of 4294967296 bytes failed": the size asked.
         Outcome::OverHeapCeiling(line.trim().to_string())
     } else {
-        let how = match (status.code(), status.signal()) {
-            (Some(code), _) => format!("exit status {code}"),
-            (None, Some(signal)) => crate::guard::killed_by(signal),
-            (None, None) => status.to_string(),
+        let how = match crate::guard::exit_code(status) {
+            Ok(code) => format!("exit status {code}"),
+            Err(how) => how,
         };
         Outcome::Crashed(format!("{how}; {}", tail(stderr)))
     }
