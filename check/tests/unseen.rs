@@ -363,3 +363,110 @@ fn places_no_payload_reached_under_the_decoder_fail_the_check() {
     let list = places.iter().find(|p| p.place == "Vec[]::List").unwrap();
     assert!(list.reached_by.is_some(), "{places:#?}");
 }
+
+/// From an end-to-end encrypted chat server's messages: two variants hold a nonce that
+/// deserializes from bytes of exactly its length, so the tracer cannot build them. The kit
+/// once called this type hardened with both variants unseen.
+#[derive(Debug, Deserialize, Serialize)]
+#[allow(dead_code)]
+enum ServerMessage {
+    PeerDisconnected(String),
+    ChatInvite {
+        recipient: String,
+        message: Vec<u8>,
+        nonce: Nonce,
+    },
+    ErrorMessage(String),
+}
+
+/// sodiumoxide's nonce: bytes, refused unless exactly 24 long.
+#[derive(Debug)]
+struct Nonce([u8; 24]);
+
+impl Serialize for Nonce {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Nonce {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let bytes = serde_bytes::ByteBuf::deserialize(d)?;
+        let array: [u8; 24] = bytes.as_slice().try_into().map_err(|_| {
+            serde::de::Error::invalid_length(bytes.len(), &"a nonce of its exact length")
+        })?;
+        Ok(Nonce(array))
+    }
+}
+
+#[test]
+fn a_real_message_with_an_unbuildable_variant_is_not_called_hardened() {
+    let report = check::<ServerMessage>().run();
+    let why = report.untested().expect("ChatInvite was never built");
+    assert!(why.contains("ServerMessage::ChatInvite"), "{why}");
+}
+
+#[test]
+fn a_sample_builds_the_real_message_s_variant() {
+    let report = check::<ServerMessage>()
+        .sample(&ServerMessage::ChatInvite {
+            recipient: "bob".into(),
+            message: vec![1, 2, 3],
+            nonce: Nonce([7; 24]),
+        })
+        .run();
+    assert!(report.untested().is_none(), "{}", report.text());
+    let places = report.places();
+    let nonce = places
+        .iter()
+        .find(|p| p.place == "ServerMessage::ChatInvite.nonce")
+        .expect("the nonce is a place once built");
+    assert!(nonce.reached_by.is_some(), "{places:#?}");
+    report.assert_hardened();
+}
+
+/// From a log shipper's fluentd forward protocol: untagged tuple variants, and a last
+/// variant that takes any value. The kit once called this type hardened, every value tried
+/// taken by the catch-all.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum FluentMessage {
+    Message(String, u64, BTreeMap<String, hardpack::Value>),
+    Forward(String, Vec<(u64, BTreeMap<String, hardpack::Value>)>),
+    Heartbeat(hardpack::Value),
+}
+
+#[test]
+fn a_real_untagged_message_with_a_catch_all_is_not_called_hardened_without_samples() {
+    let report = check::<FluentMessage>().run();
+    assert!(report.broken().is_empty(), "{}", report.text());
+    let why = report
+        .untested()
+        .expect("the catch-all took every value tried");
+    assert!(why.contains("accepted every value"), "{why}");
+    assert!(
+        report.text().contains("accepted anything, inside unseen"),
+        "{}",
+        report.text()
+    );
+}
+
+#[test]
+fn a_captured_message_lets_the_untagged_catch_all_be_checked() {
+    // A captured message is attacked node by node in its own place.
+    let message = [
+        &[0x93, 0xa7][..],
+        b"app.log",
+        &[0xce, 0x55, 0xec, 0xe6, 0xf8, 0x81, 0xa3],
+        b"log",
+        &[0xa5],
+        b"hello",
+    ]
+    .concat();
+    let report = check::<FluentMessage>()
+        .sample_bytes("message", message)
+        .run();
+    assert!(report.untested().is_none(), "{}", report.text());
+    report.assert_hardened();
+}
