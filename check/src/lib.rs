@@ -58,10 +58,26 @@
 //! open at once, [`fuzz::heap_bound`]).
 //!
 //! **What counts as tested** ([`Report::untested`]): the check fails, saying what to add,
-//! when the type could not be traced and no sample was given, when the trace saw part of it
-//! only (an untagged enum, whose refusals name nothing) and no sample was given, or when no
-//! valid document decoded (every attack was refused before its place). [`Report::places`]
-//! lists each place of the type and what showed a payload got there.
+//! when the type could not be traced and no sample was given; when a variant of one of its
+//! enums was never built (the type refused every value tried inside it: the report names
+//! the variant and the refusal, and a sample holding it lets the tracer build it); when a
+//! place read through serde's buffering (an untagged or internally tagged enum with a
+//! catch-all variant) accepted every value tried and no sample was given, so what it really
+//! holds was never seen; when the trace saw part of the type only (an untagged enum, whose
+//! refusals name nothing) and no sample was given; when no valid document decoded; or when
+//! some place of the type was reached by no payload under the decoder being checked (every
+//! document holding it was refused: another format, or a decoder that refuses that part).
+//! [`Report::places`] lists every place of the type, each variant of each enum included, and
+//! what showed a payload got there. A self-describing value (`hardpack::Value`,
+//! `serde_json::Value`) accepts any document by design: it is listed among
+//! [`Report::unseen`] as "any value" and attacked with the generic payloads, not a failure.
+//!
+//! The check traces the type and writes every payload once, in the parent process; each
+//! child reads them from a file, so a stack overflow costs one process start (a check with
+//! 119 stack overflows under rmp-serde takes 3 s in a debug build). [`Report::elapsed`] says
+//! how long a check took. The children run on Linux, macOS and Windows (where a stack
+//! overflow is read from the exit status `0xC00000FD`); [`guard::run_guarded`], the memory
+//! cap `hardpack audit` puts on a decoder, needs a Unix system.
 //!
 //! # Samples: where a trace cannot go
 //!
@@ -169,13 +185,21 @@
 //! type may borrow (`&'a str`, `#[serde(borrow)] Cow`): check `T<'static>` and decode with
 //! [`Check::decoder_borrowing`].
 //!
-//! What it cannot see, it says: an untagged enum's refusal names nothing, so its variants
-//! that are not plain values are found only by a sample ([`Report::trace_gaps`]); a struct
-//! field with `#[serde(alias)]` shifts the names of the fields after it in payload ids (serde
-//! lists aliases among the field names); a type it cannot get through at all (one that
-//! recurses with no `Option`, collection or ending variant, or refuses every value tried)
-//! gets the generic payloads and the reason, in [`Report::trace_error`], and the check fails
-//! until a sample is given.
+//! Every variant of every enum is traced, wherever the enum sits (a sequence, an option, a
+//! map's values, another enum's variant, a generic's parameter), and a variant traced in one
+//! position is the same in every other. Shapes are keyed by the type, not by its serde name:
+//! `Lww<u8>` and `Lww<Inner>` are two shapes, and only a real recursion is one. Where a
+//! leaf refuses what the tracer tries (a range syntax, a key of exact length), the values of
+//! the samples given are tried first.
+//!
+//! What it cannot see, it says ([`Report::unseen`], [`Report::trace_gaps`]): a variant it
+//! could not build, with the refusal; a place that accepted every value tried; an untagged
+//! enum's refusal, which names nothing, so its variants that are not plain values are found
+//! only by a sample; a struct field with `#[serde(alias)]` shifts the names of the fields
+//! after it in payload ids (serde lists aliases among the field names); a type it cannot get
+//! through at all (one that recurses with no `Option`, collection or ending variant, or
+//! refuses every value tried) gets the generic payloads and the reason, in
+//! [`Report::trace_error`], and the check fails until a sample is given.
 
 // The counting allocator implements `GlobalAlloc`, which is unsafe to implement; nothing
 // else in the crate is.
