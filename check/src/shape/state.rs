@@ -1,0 +1,640 @@
+//! What a trace has learned of a type and what it tries next: the searches for values each
+//! place accepts, what is known of each enum's variants, and how a failed run is recovered.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::de;
+
+use super::{Container, Shape, Unseen, UnseenKind, MAX_RUNS};
+use crate::sample::Sample;
+use crate::search::{probes, refine, Branch, Candidate};
+
+/// An error of the tracer, or of the type's `Deserialize` during a trace.
+#[derive(Debug)]
+pub(super) struct TraceFailure(pub(super) String);
+
+impl fmt::Display for TraceFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TraceFailure {}
+
+impl de::Error for TraceFailure {
+    fn custom<M: fmt::Display>(msg: M) -> Self {
+        TraceFailure(msg.to_string())
+    }
+}
+
+/// The error with which a run stops where it recursed into a container it is inside.
+pub(super) const RECURSED: &str = "hardpack-check: recursed";
+
+/// How many containers of one serde name (each a different instance of a generic type) a
+/// run may be inside before it counts as recursing.
+pub(super) const MAX_SAME_NAME_OPEN: usize = 16;
+
+/// The generic arguments at the end of a visitor's type name, each path cut to its last
+/// segment: `<Inner>` for `..::deserialize::__Visitor<my_crate::Inner>`; empty when it has
+/// none.
+pub(super) fn generic_arguments(visitor: &str) -> String {
+    let Some(open) = visitor
+        .strip_suffix('>')
+        .and_then(|_| {
+            let mut depth = 0usize;
+            visitor.char_indices().rev().find(|&(_, c)| {
+                match c {
+                    '>' => depth += 1,
+                    '<' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                c == '<' && depth == 0
+            })
+        })
+        .map(|(at, _)| at)
+    else {
+        return String::new();
+    };
+    let mut out = String::new();
+    let mut token = String::new();
+    for c in visitor[open..].chars() {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            token.push(c);
+        } else {
+            out.push_str(token.rsplit("::").next().unwrap_or(""));
+            token.clear();
+            out.push(c);
+        }
+    }
+    out.push_str(token.rsplit("::").next().unwrap_or(""));
+    out
+}
+
+/// How many values a place that searches may try.
+pub(super) const MAX_TRIES: usize = 400;
+/// How many accepted values a place that searches keeps (one per variant, mostly).
+pub(super) const MAX_ACCEPTED: usize = 12;
+
+/// What a place that searches for a value it accepts is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Searching {
+    /// A leaf (int, str, bytes, ...): its smallest value first, then others of its kind.
+    Leaf,
+    /// A place read with `deserialize_any`: one value of each kind, then what refusals ask.
+    Any,
+    /// A map, a sequence or a struct: traced as a type until a refusal blames it (a struct
+    /// with a flattened field, a visitor that wants more elements, an adjacently tagged
+    /// enum), then handed samples.
+    Collection,
+}
+
+/// A place's search for the values it accepts.
+pub(super) struct Search {
+    pub(super) kind: Searching,
+    /// Whether it hands samples (always, but for a collection still traced as a type).
+    pub(super) sampling: bool,
+    /// What it hands this run.
+    pub(super) current: Candidate,
+    /// What it tries next, the next last.
+    pub(super) stack: Vec<Candidate>,
+    /// How many refinements it made (each numbers its candidates' lineage).
+    pub(super) refinements: u32,
+    /// What it has tried, encoded.
+    pub(super) tried: BTreeSet<Vec<u8>>,
+    pub(super) accepted: Vec<Sample>,
+    /// The first value it handed (a leaf's smallest value of its kind).
+    pub(super) default: Sample,
+    pub(super) tries: usize,
+    /// Done: it hands its first accepted value from now on.
+    pub(super) settled: bool,
+    /// For a tag read as an identifier inside a struct: the struct's place, which takes
+    /// over the search once the refusal names the variants.
+    pub(super) parent_struct: Option<String>,
+    /// Values on which the type's Deserialize panicked: written as payloads, they show it.
+    pub(super) panicked: Vec<Sample>,
+    /// For a place read with `deserialize_any`: whether serde's own buffering read it (an
+    /// untagged or internally tagged enum, a flattened field), not a type's own visitor.
+    pub(super) buffered: bool,
+}
+
+impl Search {
+    pub(super) fn new(kind: Searching, first: Sample, then: Vec<Sample>) -> Self {
+        // The first values are one of each kind: for a place read with deserialize_any, each
+        // may be a variant of an untagged enum.
+        let mut stack: Vec<Candidate> = then
+            .into_iter()
+            .enumerate()
+            .map(|(i, value)| {
+                let mut c = Candidate::new(value);
+                c.lineage.push(Branch {
+                    refinement: 0,
+                    index: i as u32 + 1,
+                    variant: true,
+                });
+                c
+            })
+            .collect();
+        stack.reverse();
+        Search {
+            kind,
+            sampling: kind != Searching::Collection,
+            current: {
+                let mut c = Candidate::new(first.clone());
+                c.lineage.push(Branch {
+                    refinement: 0,
+                    index: 0,
+                    variant: true,
+                });
+                c
+            },
+            stack,
+            refinements: 0,
+            tried: BTreeSet::new(),
+            accepted: Vec::new(),
+            default: first,
+            tries: 1,
+            settled: false,
+            parent_struct: None,
+            panicked: Vec::new(),
+            buffered: false,
+        }
+    }
+
+    /// The next untried candidate, if any is left within the budget.
+    pub(super) fn next(&mut self) -> bool {
+        while let Some(next) = self.stack.pop() {
+            if self.tries >= MAX_TRIES {
+                break;
+            }
+            if self.tried.insert(next.tree.to_bytes()) {
+                self.current = next;
+                self.tries += 1;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Puts what a refinement made on the stack, the first to be tried next.
+    pub(super) fn push_refined(&mut self, refined: Vec<Candidate>) {
+        self.refinements += 1;
+        let refinement = self.refinements;
+        for (i, mut c) in refined.into_iter().enumerate().rev() {
+            c.lineage.push(Branch {
+                refinement,
+                index: i as u32,
+                variant: c.names_variant,
+            });
+            c.names_variant = false;
+            self.stack.push(c);
+        }
+    }
+
+    /// Back to what it is known to accept (or its first value), for good.
+    pub(super) fn settle(&mut self) {
+        self.settled = true;
+        self.current = Candidate::new(
+            self.accepted
+                .first()
+                .cloned()
+                .unwrap_or_else(|| self.default.clone()),
+        );
+    }
+
+    /// The current candidate was refused with `message`: tries the next. False when none is
+    /// left.
+    pub(super) fn blame(&mut self, message: &str) -> bool {
+        if self.settled {
+            return false;
+        }
+        self.tried.insert(self.current.tree.to_bytes());
+        self.push_refined(refine(&self.current, message));
+        if self.next() {
+            return true;
+        }
+        self.settle();
+        false
+    }
+}
+
+/// What the trace knows of one variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Status {
+    /// No run took it yet.
+    Untried,
+    /// A run went through it: its content is recorded.
+    Traced,
+    /// The type refused every value tried inside it, the last refusal this.
+    Refused(String),
+    /// No run that went through got to it.
+    Unreached,
+}
+
+/// What the trace knows of one enum.
+pub(super) struct EnumState {
+    pub(super) variants: Vec<&'static str>,
+    pub(super) status: Vec<Status>,
+    /// Variants runs no longer take by default (refused, or refused after being traced).
+    pub(super) avoid: BTreeSet<usize>,
+    /// The choices of the run that met it first, before it: how a run gets to it.
+    pub(super) route: BTreeMap<String, usize>,
+}
+
+impl EnumState {
+    /// The variant a run takes where nothing asks for another: the first traced one that
+    /// does not recurse, else the first not yet known to fail or recurse, else the first.
+    pub(super) fn default_variant(&self, recursive: &BTreeSet<usize>) -> usize {
+        let usable = |i: &usize| !self.avoid.contains(i) && !recursive.contains(i);
+        (0..self.variants.len())
+            .filter(usable)
+            .find(|i| self.status.get(*i) == Some(&Status::Traced))
+            .or_else(|| (0..self.variants.len()).find(usable))
+            .or_else(|| (0..self.variants.len()).find(|i| !self.avoid.contains(i)))
+            .unwrap_or(0)
+    }
+}
+
+#[derive(Default)]
+pub(super) struct State {
+    pub(super) containers: BTreeMap<String, Container>,
+    /// What each place (by path) was seen to hold, in any run.
+    pub(super) seen: BTreeMap<String, Shape>,
+    /// The named containers the current run is inside.
+    pub(super) open: Vec<String>,
+    /// The options, sequences and maps the current run is inside, by place.
+    pub(super) escapable: Vec<String>,
+    /// Places that hand out `None` or an empty collection instead of descending, because
+    /// descending recursed.
+    pub(super) escapes: BTreeSet<String>,
+    /// Where the current run's recursion is to be cut: the innermost escapable place.
+    pub(super) cut_at: Option<String>,
+    /// What is known of each enum met, by its key.
+    pub(super) enums: BTreeMap<String, EnumState>,
+    /// The variant this run explores, taken where the run first meets its enum outside
+    /// itself, and whether the run took it.
+    pub(super) exploring: Option<(String, usize)>,
+    pub(super) explored: bool,
+    /// The variant each enum took where this run first met it outside itself: the route by
+    /// which a run reaches an enum met for the first time.
+    pub(super) choices: BTreeMap<String, usize>,
+    /// The enum variants this run is inside: the enum, the variant, how many places the
+    /// run had read when it entered, and how many containers it was inside.
+    pub(super) frames: Vec<(String, usize, usize, usize)>,
+    /// The innermost variant a failing run's error passed out of.
+    pub(super) failed_in: Option<(String, usize, usize)>,
+    /// Variants of each enum that led back into a container the run was inside.
+    pub(super) recursive_variants: BTreeMap<String, BTreeSet<usize>>,
+    /// Whether this run marked a variant recursive (the next run will avoid it).
+    pub(super) learned: bool,
+    /// The leaves of the samples given: what a leaf that refuses is handed first.
+    pub(super) from_samples: Vec<Sample>,
+    /// The key of each distinct type by serde name and visitor type: a generic struct with
+    /// two parameters is two shapes.
+    pub(super) identities: BTreeMap<(String, &'static str), String>,
+    /// Each place that searches a value it accepts, by its key (the innermost container's
+    /// name and the path inside it).
+    pub(super) searches: BTreeMap<String, Search>,
+    /// The searching places this run read, in order (a collection also when it ended): the
+    /// last is blamed for a refusal.
+    pub(super) read: Vec<String>,
+    /// The structs this run is inside, by key.
+    pub(super) struct_keys: Vec<String>,
+    /// The place blamed last, for the error when nothing is accepted.
+    pub(super) last_blamed: Option<String>,
+    /// Places whose refusals said nothing to learn from, with what they said.
+    pub(super) gaps: BTreeMap<String, String>,
+}
+
+impl State {
+    pub(super) fn begin_run(&mut self) {
+        self.open.clear();
+        self.escapable.clear();
+        self.cut_at = None;
+        self.learned = false;
+        self.read.clear();
+        self.struct_keys.clear();
+        self.explored = false;
+        self.choices.clear();
+        self.frames.clear();
+        self.failed_in = None;
+    }
+
+    /// Sets up the next run to take a variant not yet taken. False when every variant of
+    /// every enum met has been.
+    pub(super) fn explore_next_variant(&mut self) -> bool {
+        for (key, state) in &self.enums {
+            if let Some(next) = state.status.iter().position(|s| *s == Status::Untried) {
+                self.exploring = Some((key.clone(), next));
+                return true;
+            }
+        }
+        false
+    }
+
+    /// After a run: the variant explored is done when it was traced or refused for good, or
+    /// when a run that went through (`changed` false) did not reach it.
+    pub(super) fn finish_exploring(&mut self, changed: bool) {
+        let Some((key, v)) = self.exploring.clone() else {
+            return;
+        };
+        let Some(status) = self.enums.get_mut(&key).and_then(|e| e.status.get_mut(v)) else {
+            self.exploring = None;
+            return;
+        };
+        if *status == Status::Untried {
+            if self.explored || changed {
+                return;
+            }
+            *status = Status::Unreached;
+        }
+        self.exploring = None;
+    }
+
+    /// The key of the type serde names `name` and reads with a visitor of type `visitor`.
+    pub(super) fn identify(&mut self, name: &'static str, visitor: &'static str) -> String {
+        if let Some(key) = self.identities.get(&(name.to_string(), visitor)) {
+            return key.clone();
+        }
+        let taken = |key: &str, ids: &BTreeMap<(String, &'static str), String>| {
+            ids.values().any(|k| k == key)
+        };
+        let mut key = name.to_string();
+        if taken(&key, &self.identities) {
+            key = format!("{name}{}", generic_arguments(visitor));
+            let mut n = 2;
+            while taken(&key, &self.identities) {
+                key = format!("{name}#{n}");
+                n += 1;
+            }
+        }
+        self.identities
+            .insert((name.to_string(), visitor), key.clone());
+        key
+    }
+
+    /// What the trace did not see: the variants it could not build, and the places that
+    /// accepted every value tried.
+    pub(super) fn unseen(&self) -> Vec<Unseen> {
+        let mut out = Vec::new();
+        for (key, state) in &self.enums {
+            for (name, status) in state.variants.iter().zip(&state.status) {
+                let why = match status {
+                    Status::Traced => continue,
+                    Status::Refused(refusal) => format!(
+                        "the type refused every value the tracer tried inside it (the last \
+                         refusal: {refusal}); give a sample holding it (.sample(&value))"
+                    ),
+                    Status::Unreached => "no run of the trace got to it; give a sample \
+                        holding it (.sample(&value))"
+                        .to_string(),
+                    Status::Untried => format!(
+                        "the trace stopped ({MAX_RUNS} runs) before trying it; give a sample \
+                         holding it (.sample(&value))"
+                    ),
+                };
+                out.push(Unseen {
+                    place: format!("{key}::{name}"),
+                    kind: UnseenKind::Variant,
+                    why,
+                });
+            }
+        }
+        for (key, search) in &self.searches {
+            if search.kind != Searching::Any || !search.panicked.is_empty() {
+                continue;
+            }
+            if !probes().iter().all(|p| search.accepted.contains(p)) {
+                continue;
+            }
+            let place = if key.is_empty() { "the root" } else { key }.to_string();
+            out.push(if search.buffered {
+                Unseen {
+                    place,
+                    kind: UnseenKind::AcceptedAnything,
+                    why: "read through serde's buffering (an untagged or internally tagged \
+                        enum, or a flattened field), it accepted every kind of value tried: \
+                        a catch-all variant (`deserialize_with` into `IgnoredAny`, a \
+                        `Value`) took them, so its other variants were never asked for; give \
+                        samples of what it really holds"
+                        .into(),
+                }
+            } else {
+                Unseen {
+                    place,
+                    kind: UnseenKind::AnyValue,
+                    why: "a self-describing value: it accepts any document, and gets the \
+                        generic bombs and claims in its place"
+                        .into(),
+                }
+            });
+        }
+        out
+    }
+
+    /// The run panicked: the value the last searching place handed is kept.
+    pub(super) fn panicked(&mut self) {
+        let Some(key) = self.read.last() else {
+            return;
+        };
+        if let Some(search) = self.searches.get_mut(key) {
+            let value = search.current.tree.clone();
+            if search.sampling && !search.panicked.contains(&value) {
+                search.panicked.push(value);
+            }
+        }
+    }
+
+    /// What the searching place `key` hands this run (created with `first`, then `then`).
+    pub(super) fn search_value(
+        &mut self,
+        key: &str,
+        kind: Searching,
+        first: impl FnOnce() -> (Sample, Vec<Sample>),
+    ) -> Option<Sample> {
+        let from_samples = &self.from_samples;
+        let search = self.searches.entry(key.to_string()).or_insert_with(|| {
+            let (first, mut then) = first();
+            if kind == Searching::Leaf {
+                // What valid documents hold in a place of this kind, before any guess.
+                let known: Vec<Sample> = from_samples
+                    .iter()
+                    .filter(|s| s.kind() == first.kind() && **s != first)
+                    .cloned()
+                    .collect();
+                then.splice(0..0, known);
+            }
+            Search::new(kind, first, then)
+        });
+        self.read.push(key.to_string());
+        search.sampling.then(|| search.current.tree.clone())
+    }
+
+    /// A run went through: every place it read accepts what it was handed. True when a
+    /// place searches on (for the other variants of what it accepts).
+    pub(super) fn accept_run(&mut self) -> bool {
+        let mut more = false;
+        let mut read = std::mem::take(&mut self.read);
+        read.dedup();
+        for key in &read {
+            let Some(search) = self.searches.get_mut(key) else {
+                continue;
+            };
+            if search.settled {
+                continue;
+            }
+            let value = search.current.tree.clone();
+            search.tried.insert(value.to_bytes());
+            if !search.sampling {
+                // A collection traced as a type: it needs no search.
+                search.settled = true;
+                continue;
+            }
+            if !search.accepted.contains(&value) {
+                search.accepted.push(value);
+            }
+            // Other guesses at the value just found are not tried; other variants are, and
+            // the value with each of its empty sequences holding one element (what that
+            // element is, the refusals tell), so that attacks on an element reach one.
+            let found = search.current.clone();
+            search.stack.retain(|c| !c.superseded_by(&found));
+            let explores = search.kind != Searching::Leaf;
+            if explores {
+                let filled: Vec<Candidate> = found
+                    .tree
+                    .paths()
+                    .into_iter()
+                    .filter(|p| matches!(found.tree.at(p), Some(Sample::Array(items)) if items.is_empty()))
+                    .filter_map(|p| {
+                        let mut c = found.clone();
+                        *c.tree.at_mut(&p)? = Sample::Array(vec![Sample::Nil]);
+                        let mut element = p.clone();
+                        element.push(0);
+                        c.recent.push(element);
+                        c.names_variant = true;
+                        Some(c)
+                    })
+                    .collect();
+                search.push_refined(filled);
+            }
+            if explores && search.accepted.len() < MAX_ACCEPTED && search.next() {
+                more = true;
+            } else {
+                search.settle();
+            }
+        }
+        more
+    }
+
+    /// After a failed run: changes what the next run does so that it gets past the failure.
+    /// False when nothing is left to change.
+    pub(super) fn recover(&mut self, error: &TraceFailure) -> bool {
+        if error.0 == RECURSED {
+            let escaped = match self.cut_at.take() {
+                Some(place) => self.escapes.insert(place),
+                None => false,
+            };
+            return escaped || self.learned;
+        }
+        // The last place read is blamed first; when it has nothing left to try, the one
+        // before it. A failure inside an enum variant blames only what the variant read:
+        // when that is exhausted, the variant is refused, not what holds it.
+        let failed_in = self.failed_in.take();
+        let mut read = std::mem::take(&mut self.read);
+        if let Some((_, _, start)) = &failed_in {
+            read.drain(..(*start).min(read.len()));
+        }
+        read.dedup();
+        for key in read.iter().rev() {
+            let Some(search) = self.searches.get_mut(key) else {
+                continue;
+            };
+            self.last_blamed = Some(key.clone());
+            if error
+                .0
+                .contains("did not match any variant of untagged enum")
+            {
+                self.gaps.insert(key.clone(), error.0.clone());
+            }
+            if search.kind == Searching::Leaf && error.0.starts_with("unknown variant ") {
+                // A tag read as an identifier (an adjacently tagged enum read as a
+                // sequence): the struct holding it is searched as a map, one variant each.
+                if let Some(parent) = search.parent_struct.clone() {
+                    if self.sample_struct(&parent, key, &error.0) {
+                        return true;
+                    }
+                }
+            }
+            let Some(search) = self.searches.get_mut(key) else {
+                continue;
+            };
+            if search.kind == Searching::Collection && !search.sampling {
+                // Handed an empty one next, then what the refusal asks of it.
+                search.sampling = true;
+                search.current = Candidate::new(search.default.clone());
+                search.stack.clear();
+                let refined = refine(&search.current, &error.0);
+                search.push_refined(refined);
+                return true;
+            }
+            if search.blame(&error.0) {
+                return true;
+            }
+        }
+        if let Some((key, v, _)) = failed_in {
+            if let Some(status) = self.enums.get_mut(&key).and_then(|e| e.status.get_mut(v)) {
+                match status {
+                    Status::Untried => *status = Status::Refused(error.0.clone()),
+                    // Traced once, refused now: runs go another way from here on.
+                    Status::Traced => {}
+                    Status::Refused(_) | Status::Unreached => return false,
+                }
+                if let Some(state) = self.enums.get_mut(&key) {
+                    return state.avoid.insert(v);
+                }
+            }
+        }
+        false
+    }
+
+    /// Makes the struct at `parent` search maps holding its tag field (`tag_key` names it)
+    /// set to each variant the refusal names.
+    pub(super) fn sample_struct(&mut self, parent: &str, tag_key: &str, message: &str) -> bool {
+        let Some(field) = tag_key.rsplit('.').next() else {
+            return false;
+        };
+        let names = crate::search::refine(
+            &Candidate::new(Sample::Map(vec![(
+                Sample::Str(field.to_string()),
+                Sample::Str(String::new()),
+            )])),
+            message,
+        );
+        let Some(search) = self.searches.get_mut(parent) else {
+            return false;
+        };
+        if search.sampling || names.is_empty() {
+            return false;
+        }
+        search.sampling = true;
+        search.stack.clear();
+        search.push_refined(names);
+        search.next()
+    }
+
+    pub(super) fn record_container(&mut self, name: &str, container: Container) {
+        match (self.containers.get_mut(name), container) {
+            (Some(Container::Enum(known)), Container::Enum(seen)) => {
+                for ((_, known), (_, seen)) in known.iter_mut().zip(seen) {
+                    if known.is_none() {
+                        *known = seen;
+                    }
+                }
+            }
+            (Some(_), _) => {}
+            (None, container) => {
+                self.containers.insert(name.to_string(), container);
+            }
+        }
+    }
+}
