@@ -212,30 +212,36 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
     let mut controls: Vec<Payload> = Vec::new();
     let name = |place: &Place| format!("{root_name}{}", place.path);
     let mut names: Vec<String> = Vec::new();
+    // A valid document reaching a place: decoded, it shows the decoder gets there. Places
+    // that share one share its payload.
+    let add_control = |controls: &mut Vec<Payload>, place: String, bytes: Vec<u8>| match controls
+        .iter()
+        .position(|c: &Payload| c.bytes == bytes)
+    {
+        Some(known) => controls[known].reaches.push(place),
+        None => {
+            let mut valid = Payload::new(
+                format!("{place}.valid"),
+                format!("{place}: a valid document reaching it"),
+                bytes,
+            );
+            valid.reaches.push(place);
+            controls.push(valid);
+        }
+    };
     for place in &places {
         if !names.contains(&name(place)) {
             names.push(name(place));
         }
         if let Some(v) = place.variant {
-            // The enum at this place written as its variant `v`: a valid document holding
-            // it shows the decoder gets there. A variant the trace could not build has none.
+            // The enum at this place written as its variant `v`. A variant the trace could
+            // not build has no valid document.
             if let Resolved::Container(_, Container::Enum(variants)) = writer.resolve(&place.shape)
             {
                 if let Some((_, Some(_))) = variants.get(v) {
                     let written = writer.variant(variants, v, None, &mut Vec::new());
                     let (control, _) = writer.with_hole(&traced.root, &place.steps, &written);
-                    match controls.iter().position(|c: &Payload| c.bytes == control) {
-                        Some(known) => controls[known].reaches.push(name(place)),
-                        None => {
-                            let mut valid = Payload::new(
-                                format!("{}.valid", name(place)),
-                                format!("{}: a valid document holding the variant", name(place)),
-                                control,
-                            );
-                            valid.reaches.push(name(place));
-                            controls.push(valid);
-                        }
-                    }
+                    add_control(&mut controls, name(place), control);
                 }
             }
             continue;
@@ -249,25 +255,12 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
             )
             .at_place(name(place), offset)
         };
-        // The valid document that reaches this place: decoded, it shows the decoder gets
-        // here. Places that share one share its payload.
         let (control, _) = writer.with_hole(
             &traced.root,
             &place.steps,
             &writer.minimal(&place.shape, &mut Vec::new()),
         );
-        match controls.iter().position(|c: &Payload| c.bytes == control) {
-            Some(known) => controls[known].reaches.push(name(place)),
-            None => {
-                let mut valid = Payload::new(
-                    format!("{}.valid", name(place)),
-                    format!("{}: a valid document reaching it", name(place)),
-                    control,
-                );
-                valid.reaches.push(name(place));
-                controls.push(valid);
-            }
-        }
+        add_control(&mut controls, name(place), control);
         match writer.resolve(&place.shape) {
             Resolved::Shape(Shape::Seq(element)) => {
                 for (id, what, header) in claims(&ARRAY_CLAIMS) {
