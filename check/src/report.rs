@@ -542,10 +542,22 @@ impl Report {
         let places = self.places();
         if !places.is_empty() {
             let reached = places.iter().filter(|p| p.reached_by.is_some()).count();
+            let inside_unseen = self
+                .unseen
+                .iter()
+                .filter(|u| u.kind != UnseenKind::Variant)
+                .count();
             let _ = writeln!(
                 out,
-                "  places: {reached} of {} reached by some payload",
-                places.len()
+                "  places: {reached} of {} reached by some payload{}",
+                places.len(),
+                match inside_unseen {
+                    0 => String::new(),
+                    n => format!(
+                        "; {n} of them accepted any value, so what is inside {} was not seen",
+                        if n == 1 { "it" } else { "them" }
+                    ),
+                }
             );
             let missed: Vec<&str> = places
                 .iter()

@@ -450,6 +450,14 @@ fn a_real_untagged_message_with_a_catch_all_is_not_called_hardened_without_sampl
         "{}",
         report.text()
     );
+    // Its one place was reached, and the text does not leave it at that.
+    assert!(
+        report
+            .text()
+            .contains("1 of 1 reached by some payload; 1 of them accepted any value"),
+        "{}",
+        report.text()
+    );
 }
 
 #[test]
