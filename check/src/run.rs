@@ -912,9 +912,18 @@ impl PayloadReader {
         let Some(length) = self.length()? else {
             return Ok(None);
         };
-        let length = usize::try_from(length).map_err(|e| e.to_string())?;
-        let mut bytes = vec![0u8; length];
-        self.0.read_exact(&mut bytes).map_err(|e| e.to_string())?;
+        // Only what the file holds is read: a damaged length cannot reserve memory.
+        let mut bytes = Vec::new();
+        (&mut self.0)
+            .take(length)
+            .read_to_end(&mut bytes)
+            .map_err(|e| e.to_string())?;
+        if bytes.len() as u64 != length {
+            return Err(format!(
+                "a payload of {length} bytes is cut short after {} in the payload file",
+                bytes.len()
+            ));
+        }
         Ok(Some(bytes))
     }
 }
@@ -993,4 +1002,48 @@ fn read_payloads(path: &Path) -> Result<Vec<Payload>, String> {
                 .map_err(|e| format!("{}: {e}", p.display()))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reader(bytes: &[u8]) -> (PayloadReader, PathBuf) {
+        let path = std::env::temp_dir().join(format!(
+            "hardpack-check-test-{}-{}.payloads",
+            std::process::id(),
+            bytes.len()
+        ));
+        std::fs::write(&path, bytes).unwrap();
+        (PayloadFile::open(&path).unwrap(), path)
+    }
+
+    #[test]
+    fn the_payload_file_gives_back_what_was_written_from_any_first_payload() {
+        let payloads: Vec<Payload> = [&b""[..], b"\x91\xc0", b"abc"]
+            .iter()
+            .enumerate()
+            .map(|(i, b)| Payload::new(format!("p{i}"), "", b.to_vec()))
+            .collect();
+        let file = PayloadFile::write(usize::MAX, &payloads).unwrap();
+        let mut all = PayloadFile::open(&file.path).unwrap();
+        assert_eq!(all.next(), Ok(Some(Vec::new())));
+        assert_eq!(all.next(), Ok(Some(vec![0x91, 0xc0])));
+        assert_eq!(all.next(), Ok(Some(b"abc".to_vec())));
+        assert_eq!(all.next(), Ok(None));
+        let mut from_third = PayloadFile::open(&file.path).unwrap();
+        from_third.skip(2).unwrap();
+        assert_eq!(from_third.next(), Ok(Some(b"abc".to_vec())));
+        let path = file.path.clone();
+        drop(file);
+        assert!(!path.exists(), "the file outlived its check");
+    }
+
+    #[test]
+    fn a_damaged_length_is_an_error_not_a_reservation() {
+        let (mut damaged, path) = reader(&[&u64::MAX.to_le_bytes()[..], b"abc"].concat());
+        let err = damaged.next().unwrap_err();
+        assert!(err.contains("cut short after 3"), "{err}");
+        std::fs::remove_file(path).unwrap();
+    }
 }
