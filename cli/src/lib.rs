@@ -5,6 +5,10 @@
 
 pub mod audit;
 pub mod compare;
+#[cfg(unix)]
+pub mod exec;
+#[cfg(unix)]
+pub mod exec_report;
 pub mod limit_flags;
 pub mod repro;
 pub mod units;

@@ -13,6 +13,11 @@ pub struct LimitFlags {
 }
 
 impl LimitFlags {
+    /// No limit flag was given.
+    pub fn is_empty(&self) -> bool {
+        self.set.is_empty()
+    }
+
     /// `Limits::default()` with every flag given applied.
     pub fn limits(&self) -> Limits {
         self.set

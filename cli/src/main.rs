@@ -7,9 +7,11 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use hardpack::Limits;
+use hardpack_cli::exec::ExecLimits;
+use hardpack_cli::exec_report::{self, ExecRow, Measured, Scratch};
 use hardpack_cli::limit_flags::LimitFlags;
 use hardpack_cli::repro::{self, LimitsReport, OutcomeReport, Surface};
-use hardpack_cli::units::{human_bytes, human_duration, parse_hex, parse_size};
+use hardpack_cli::units::{human_bytes, human_duration, parse_duration, parse_hex, parse_size};
 use hardpack_cli::{audit, compare};
 use hardpack_harness::alloc_meter::{self, CountingAlloc};
 
@@ -22,6 +24,9 @@ const REJECTED: u8 = 1;
 const USAGE: u8 = 2;
 /// Exit status for a payload on which a fuzz target's oracle fails.
 const ORACLE_FAILED: u8 = 3;
+/// Exit status for a payload on which the program of `repro --exec` crashed, ran out of
+/// memory, hung or lost its place in a stream.
+const DECODER_FAILED: u8 = 4;
 
 fn target_name(name: &str) -> Result<&'static hardpack_harness::Target, String> {
     hardpack_harness::target(name).ok_or_else(|| {
@@ -139,11 +144,42 @@ fn positive_size(s: &str) -> Result<usize, String> {
     }
 }
 
+/// Running another program on each payload instead of hardpack.
+#[derive(Args)]
+struct ExecFlags {
+    /// With --exec: the address space cap of each run (`ulimit -v`); a decoder that asks
+    /// for more dies at the cap, as out of memory
+    #[arg(long, value_name = "SIZE", value_parser = positive_size, default_value = "4GiB", requires = "exec")]
+    memory: usize,
+    /// With --exec: the wall-clock limit of each run; one that runs longer is killed, as a
+    /// timeout
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "60s", requires = "exec")]
+    timeout: Duration,
+}
+
+impl ExecFlags {
+    fn limits(&self) -> ExecLimits {
+        ExecLimits {
+            memory_bytes: self.memory,
+            timeout: self.timeout,
+        }
+    }
+}
+
 #[derive(Args)]
 struct AuditArgs {
-    /// Payload files or directories (regression/, corpus/ ...)
+    /// Payload files or directories (regression/, corpus/, `hardpack payloads --write` or
+    /// `hardpack mutate --write` output ...)
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
+    /// Run each payload through this program instead of hardpack, as its own process: a
+    /// command line in which {file} is the payload (exit 0 decoded, 1 refused; see
+    /// adapters/README.md). {valid} in it runs the stream reuse mode: the payload, then a
+    /// valid document, to one decoder. Repeat for several decoders
+    #[arg(long, value_name = "CMD")]
+    exec: Vec<String>,
+    #[command(flatten)]
+    exec_flags: ExecFlags,
     /// Write the results as JSON to this file (- for standard output)
     #[arg(long)]
     json: Option<PathBuf>,
@@ -170,6 +206,13 @@ struct AuditArgs {
 struct ReproArgs {
     /// The payload file, or - for standard input
     input: PathBuf,
+    /// Run the payload through this program instead of hardpack, as its own process: a
+    /// command line in which {file} is the payload (exit 0 decoded, 1 refused; see
+    /// adapters/README.md); {valid} in it runs the stream reuse mode
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["compare", "target"])]
+    exec: Option<String>,
+    #[command(flatten)]
+    exec_flags: ExecFlags,
     /// The input is hex text (whitespace, 0x and \x allowed), not raw bytes
     #[arg(long)]
     hex: bool,
@@ -193,6 +236,11 @@ struct ReproArgs {
     /// values back to back)
     #[arg(long, value_enum, default_value_t = Surface::Owned)]
     surface: Surface,
+    /// With --surface stream: the stream reuse mode. Feed VALID (a valid document) to the
+    /// same StreamDecoder after the payload failed, and print one word: recovered,
+    /// refused-again, desynchronised, or no-error (the payload raised none)
+    #[arg(long, value_name = "VALID")]
+    then: Option<PathBuf>,
     #[command(flatten)]
     stream: StreamFlags,
     #[command(flatten)]
@@ -217,6 +265,9 @@ fn read_input(path: &PathBuf, hex: bool) -> Result<Vec<u8>, String> {
 }
 
 fn run_repro(args: &ReproArgs) -> Result<ExitCode, String> {
+    if let Some(command) = &args.exec {
+        return run_exec_repro(args, command);
+    }
     // Arguments first: nothing is decoded for a command that cannot finish.
     if args.compare && args.input.as_os_str() == "-" {
         return Err("--compare needs a file, not standard input".into());
@@ -225,6 +276,24 @@ fn run_repro(args: &ReproArgs) -> Result<ExitCode, String> {
     let payload = read_input(&args.input, args.hex)?;
     let name = args.input.display().to_string();
     let limits = args.limits.limits();
+    if let Some(valid) = &args.then {
+        if args.surface != Surface::Stream || args.compare || args.target.is_some() {
+            return Err("--then needs --surface stream (and no --compare or --target)".into());
+        }
+        let valid =
+            std::fs::read(valid).map_err(|e| format!("reading {}: {e}", valid.display()))?;
+        let (answer, detail) = repro::stream_reuse(&payload, &valid, &limits, stream);
+        if args.json {
+            let json = serde_json::json!({"payload": name, "reuse": answer, "detail": detail});
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?
+            );
+        } else {
+            println!("{answer}\n{detail}");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let report = match args.target {
         Some(target) => repro::repro_target(&name, &payload, target),
         None => repro::repro(&name, &payload, &limits, args.surface, stream),
@@ -418,6 +487,9 @@ fn progress(done: usize, total: usize, what: &std::path::Path) {
 }
 
 fn run_audit(args: &AuditArgs) -> Result<ExitCode, String> {
+    if !args.exec.is_empty() {
+        return run_exec_audit(args);
+    }
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let payloads = audit::collect_payloads(&args.inputs)?;
     if payloads.is_empty() {
@@ -475,11 +547,7 @@ fn run_audit(args: &AuditArgs) -> Result<ExitCode, String> {
     } else {
         print!("{text}");
     }
-    // The command as typed, without the path of this executable (reports are committed).
-    let command = std::iter::once("hardpack".to_string())
-        .chain(std::env::args().skip(1))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let command = command_line();
     if let Some(path) = &args.json {
         let json = serde_json::json!({
             "command": command,
@@ -506,6 +574,176 @@ fn run_audit(args: &AuditArgs) -> Result<ExitCode, String> {
         eprintln!("audit: report written to {}", path.display());
     }
     Ok(ExitCode::from(if failed == 0 { 0 } else { 1 }))
+}
+
+/// The flags that set up hardpack's own decode, refused with --exec, where another program
+/// decodes.
+fn refuse_hardpack_flags(
+    surface: Surface,
+    stream: &StreamFlags,
+    limits: &hardpack_cli::limit_flags::LimitFlags,
+) -> Result<(), String> {
+    if surface != Surface::Owned
+        || stream.feed.is_some()
+        || stream.max_buffer_bytes.is_some()
+        || !limits.is_empty()
+    {
+        return Err(
+            "--exec runs another program: --surface, --feed, --max-buffer-bytes and the \
+                    limit flags set up hardpack's own decode (the hardpack adapter passes them \
+                    to hardpack)"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
+/// The command as typed, without the path of this executable (reports are committed).
+fn command_line() -> String {
+    std::iter::once("hardpack".to_string())
+        .chain(
+            std::env::args()
+                .skip(1)
+                .map(|a| shlex::try_quote(&a).map(|q| q.into_owned()).unwrap_or(a)),
+        )
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn run_exec_audit(args: &AuditArgs) -> Result<ExitCode, String> {
+    refuse_hardpack_flags(args.surface, &args.stream, &args.limits)?;
+    if args.sweep.is_some() {
+        return Err("--sweep sweeps one of hardpack's limits; it does not apply to --exec".into());
+    }
+    let limits = args.exec_flags.limits();
+    let payloads = exec_report::payloads_with_ids(&args.inputs)?;
+    if payloads.is_empty() {
+        return Err("no payloads found".into());
+    }
+    let scratch = Scratch::new()?;
+    let mut measured = Vec::new();
+    for command in &args.exec {
+        eprintln!("audit: measuring {command} on a one-byte document");
+        measured.push(exec_report::measure(command, &limits, &scratch)?);
+    }
+    exec_report::unique_names(&mut measured);
+    let total = payloads.len() * measured.len();
+    let mut rows: Vec<ExecRow> = Vec::with_capacity(total);
+    for m in &measured {
+        for (id, path) in &payloads {
+            rows.push(exec_report::audit_one(m, id, path, &limits, &scratch)?);
+            progress(
+                rows.len(),
+                total,
+                &PathBuf::from(format!("{}: {id}", m.decoder.name)),
+            );
+        }
+    }
+    let summaries = exec_report::summaries(&measured, &rows);
+    let mut text = String::new();
+    for m in &measured {
+        text += &exec_report::table(m, &rows, &limits);
+        text += "\n";
+    }
+    text += &exec_report::summary_table(&summaries, payloads.len());
+    let failed = rows.iter().filter(|r| r.failed()).count();
+    text += &format!(
+        "{} runs; {failed} failed (crash, out of memory, timeout, a stream that lost its place, no answer, or an unreadable file)\n",
+        rows.len()
+    );
+    let json_on_stdout = args.json.as_deref().is_some_and(|p| p.as_os_str() == "-");
+    if json_on_stdout {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    let command = command_line();
+    if let Some(path) = &args.json {
+        let json = serde_json::json!({
+            "command": command,
+            "memory_cap_bytes": limits.memory_bytes,
+            "timeout_ms": limits.timeout.as_millis() as u64,
+            "decoders": summaries,
+            "rows": rows,
+        });
+        let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
+        if json_on_stdout {
+            println!("{text}");
+        } else {
+            std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
+    if let Some(path) = &args.html {
+        let page = exec_report::html(&command, &summaries, &rows);
+        std::fs::write(path, page).map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("audit: report written to {}", path.display());
+    }
+    Ok(ExitCode::from(if failed == 0 { 0 } else { 1 }))
+}
+
+fn run_exec_repro(args: &ReproArgs, command: &str) -> Result<ExitCode, String> {
+    refuse_hardpack_flags(args.surface, &args.stream, &args.limits)?;
+    let limits = args.exec_flags.limits();
+    let scratch = Scratch::new()?;
+    // A payload from standard input or hex text becomes a file the program can open.
+    let path = if args.hex || args.input.as_os_str() == "-" {
+        scratch.write("payload", &read_input(&args.input, args.hex)?)?
+    } else {
+        std::fs::metadata(&args.input)
+            .map_err(|e| format!("reading {}: {e}", args.input.display()))?;
+        args.input.clone()
+    };
+    let measured: Measured = exec_report::measure(command, &limits, &scratch)?;
+    let id = args.input.display().to_string();
+    let row = exec_report::audit_one(&measured, &id, &path, &limits, &scratch)?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&row).map_err(|e| e.to_string())?
+        );
+    } else {
+        println!("payload:  {} ({})", row.id, human_bytes(row.input_bytes));
+        println!("decoder:  {} ({})", row.decoder, measured.decoder.command);
+        match row.detail.as_str() {
+            "" => println!("outcome:  {}", row.outcome),
+            detail => println!("outcome:  {}: {detail}", row.outcome),
+        }
+        println!(
+            "memory:   {} peak RSS, {} above the baseline ({} on a one-byte document); cap {}",
+            human_bytes(row.peak_rss_bytes as usize),
+            human_bytes(row.above_baseline_bytes as usize),
+            human_bytes(row.baseline_rss_bytes as usize),
+            human_bytes(limits.memory_bytes)
+        );
+        let ended = match (row.exit_code, row.signal) {
+            (Some(code), _) => format!("exit status {code}"),
+            (None, Some(signal)) => format!("signal {signal}"),
+            (None, None) => "no status".to_string(),
+        };
+        println!(
+            "time:     {} wall; {ended}",
+            human_duration(Duration::from_secs_f64(row.wall_ms / 1e3))
+        );
+        if !row.stderr_tail.trim().is_empty() {
+            println!("stderr (end):");
+            for line in row
+                .stderr_tail
+                .lines()
+                .rev()
+                .take(12)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+            {
+                println!("  {line}");
+            }
+        }
+    }
+    Ok(ExitCode::from(match row.outcome.as_str() {
+        _ if row.failed() => DECODER_FAILED,
+        "refused" => REJECTED,
+        _ => 0,
+    }))
 }
 
 fn run_targets(json: bool) -> Result<ExitCode, String> {

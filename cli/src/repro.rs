@@ -435,6 +435,70 @@ fn streamed(name: &str, payload: &[u8], limits: &Limits, options: StreamOptions)
     report
 }
 
+/// What a `StreamDecoder` that failed on `payload` does with `valid` fed next: the answer of
+/// the stream reuse mode (`adapters/README.md`) and what happened, in words.
+pub fn stream_reuse(
+    payload: &[u8],
+    valid: &[u8],
+    limits: &Limits,
+    options: StreamOptions,
+) -> (&'static str, String) {
+    let decoder = Decoder::new(limits.clone());
+    let expected = match decoder.decode(valid) {
+        Ok(value) => value,
+        Err(e) => {
+            return (
+                "unanswered",
+                format!("the valid document does not decode alone: {e}"),
+            )
+        }
+    };
+    let mut stream = StreamDecoder::new(decoder);
+    if let Some(max) = options.max_buffer_bytes {
+        stream = stream.with_max_buffer_bytes(max);
+    }
+    let feed = options.feed.unwrap_or(payload.len()).max(1);
+    let mut failure = None;
+    'feeding: for piece in payload.chunks(feed) {
+        stream.feed(piece);
+        loop {
+            match stream.next() {
+                Ok(Some(_)) => {}
+                Ok(None) => break,
+                Err(e) => {
+                    failure = Some(e);
+                    break 'feeding;
+                }
+            }
+        }
+    }
+    let Some(failure) = failure else {
+        return (
+            "no-error",
+            "the payload raised no error (values, or a value not yet complete)".into(),
+        );
+    };
+    stream.feed(valid);
+    match stream.next() {
+        Err(e) => (
+            "refused-again",
+            format!("after {failure}, the valid document: {e}"),
+        ),
+        Ok(Some(value)) if value == expected => (
+            "recovered",
+            format!("after {failure}, the valid document came back"),
+        ),
+        Ok(Some(_)) => (
+            "desynchronised",
+            format!("after {failure}, a different value came back"),
+        ),
+        Ok(None) => (
+            "desynchronised",
+            format!("after {failure}, the valid document did not come back"),
+        ),
+    }
+}
+
 /// Runs `target`'s harness on `payload`, oracle included, and reports what the target did:
 /// the outcome it returned under the limits it chose (for `decode_limits`, from the input's
 /// first bytes), and the heap and time of the whole run.

@@ -48,6 +48,28 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("{s:?} does not fit in usize"))
 }
 
+/// Parses a duration: `60s`, `500ms`, `2m`, `1.5s`; a bare number is seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let n: f64 = number
+        .parse()
+        .map_err(|_| format!("{s:?} is not a duration (examples: 60s, 500ms, 2m)"))?;
+    let seconds = match unit.trim() {
+        "" | "s" => n,
+        "ms" => n / 1e3,
+        "m" | "min" => n * 60.0,
+        other => return Err(format!("unknown unit {other:?} in {s:?} (use ms, s, m)")),
+    };
+    match Duration::try_from_secs_f64(seconds) {
+        Ok(d) if !d.is_zero() => Ok(d),
+        _ => Err(format!("{s:?}: a duration above zero, e.g. 60s")),
+    }
+}
+
 /// Decodes hex text (whitespace, commas, `0x` prefixes and `\x` escapes allowed) into
 /// bytes. Anything else, non-ASCII included, is an error naming the character.
 pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
@@ -110,6 +132,17 @@ mod tests {
             .contains("'é' is not a hex digit"));
         assert!(parse_hex("9é").is_err());
         assert!(parse_hex("日本").is_err());
+    }
+
+    #[test]
+    fn durations_parse_with_units() {
+        assert_eq!(parse_duration("60s"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1.5"), Ok(Duration::from_millis(1500)));
+        assert!(parse_duration("0s").is_err());
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("3 fortnights").is_err());
     }
 
     #[test]

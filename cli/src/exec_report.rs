@@ -1,0 +1,502 @@
+//! `hardpack audit --exec` across decoders: each decoder's baseline, a row per payload, and
+//! the reports (text, JSON rows, HTML). A command naming `{valid}` is run in stream reuse
+//! mode: the payload, then a valid document, to the same decoder object.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+
+pub use crate::exec::VALID_PLACEHOLDER;
+use crate::exec::{self, Decoder, ExecLimits, Outcome};
+use crate::units::{human_bytes, human_duration};
+
+/// The valid document of the reuse mode and its value, `[1, "reuse", {"a": true}]`.
+pub const VALID_DOCUMENT: &[u8] = b"\x93\x01\xa5reuse\x81\xa1a\xc3";
+
+/// The one-byte document (nil) on which a decoder's baseline memory is measured.
+pub const ONE_BYTE_DOCUMENT: &[u8] = &[0xc0];
+
+/// What a decoder in stream reuse mode answers on standard output (with exit status 0):
+/// the valid document came back; the decoder raised again (failed for good); a different
+/// value came back; the payload raised no error, so there was nothing to recover from.
+pub const REUSE_ANSWERS: [&str; 4] = ["recovered", "refused-again", "desynchronised", "no-error"];
+
+/// The files the runs share: the one-byte document and the valid document, in a temporary
+/// directory removed on drop.
+pub struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    /// Writes the documents to a new temporary directory.
+    pub fn new() -> Result<Scratch, String> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let dir =
+            std::env::temp_dir().join(format!("hardpack-exec-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let scratch = Scratch { dir };
+        for (name, bytes) in [("nil", ONE_BYTE_DOCUMENT), ("valid", VALID_DOCUMENT)] {
+            let path = scratch.dir.join(name);
+            std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        Ok(scratch)
+    }
+
+    fn one_byte(&self) -> PathBuf {
+        self.dir.join("nil")
+    }
+
+    fn valid(&self) -> PathBuf {
+        self.dir.join("valid")
+    }
+
+    /// A file in the directory, for a payload that is not a file yet (standard input, hex).
+    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
+        let path = self.dir.join(name);
+        std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(path)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A decoder with what it costs to decode nothing.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    /// The program.
+    pub decoder: Decoder,
+    /// Its command names `{valid}`: each payload, then the valid document, to one decoder.
+    pub reuse: bool,
+    /// The median peak RSS of three runs on the one-byte document.
+    pub baseline_rss_bytes: u64,
+}
+
+/// Parses a command and measures its baseline: three runs on the one-byte document, each of
+/// which must decode (in reuse mode: answer `no-error`), or the command is wrong.
+pub fn measure(command: &str, limits: &ExecLimits, scratch: &Scratch) -> Result<Measured, String> {
+    let decoder = Decoder::parse(command)?;
+    let reuse = decoder.reuse();
+    let mut peaks = Vec::new();
+    for _ in 0..3 {
+        let one_byte = scratch.one_byte();
+        let run = run_one(&decoder, reuse, &one_byte, limits, scratch)?;
+        let expected = if reuse { "no-error" } else { "decoded" };
+        if run.outcome != expected {
+            return Err(format!(
+                "{}: on a one-byte document (nil) the outcome was {} where {expected} was \
+                 expected{}{}; is the command right, and the adapter installed \
+                 (scripts/setup-adapters)?",
+                decoder.command,
+                run.outcome,
+                if run.detail.is_empty() { "" } else { ": " },
+                run.detail
+            ));
+        }
+        peaks.push(run.peak_rss_bytes);
+    }
+    peaks.sort_unstable();
+    Ok(Measured {
+        decoder,
+        reuse,
+        baseline_rss_bytes: peaks[peaks.len() / 2],
+    })
+}
+
+/// One run, judged: a process outcome, or in reuse mode the decoder's answer.
+struct Judged {
+    outcome: String,
+    detail: String,
+    run: exec::Run,
+    peak_rss_bytes: u64,
+}
+
+fn run_one(
+    decoder: &Decoder,
+    reuse: bool,
+    path: &Path,
+    limits: &ExecLimits,
+    scratch: &Scratch,
+) -> Result<Judged, String> {
+    let valid = scratch.valid();
+    let run = exec::run(decoder, path, reuse.then_some(valid.as_path()), limits)?;
+    let (outcome, detail) = match (reuse, run.outcome) {
+        (false, outcome) | (true, outcome @ (Outcome::Crash | Outcome::Oom | Outcome::Timeout)) => {
+            (outcome.name().to_string(), run.detail.clone())
+        }
+        (true, Outcome::Decoded) => {
+            let word = run.stdout.split_whitespace().next().unwrap_or("");
+            if REUSE_ANSWERS.contains(&word) {
+                (word.to_string(), last_stderr_line(&run.stderr_tail))
+            } else {
+                (
+                    "unanswered".to_string(),
+                    format!(
+                        "answered {word:?}; in stream reuse mode an adapter answers one of {}",
+                        REUSE_ANSWERS.join(", ")
+                    ),
+                )
+            }
+        }
+        (true, Outcome::Refused) => (
+            "unanswered".to_string(),
+            format!(
+                "exit status 1 in stream reuse mode, where an adapter answers a word with \
+                 exit status 0: {}",
+                run.detail
+            ),
+        ),
+    };
+    Ok(Judged {
+        outcome,
+        detail,
+        peak_rss_bytes: run.peak_rss_bytes,
+        run,
+    })
+}
+
+fn last_stderr_line(text: &str) -> String {
+    text.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim()
+        .to_string()
+}
+
+/// What one decoder did with one payload.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExecRow {
+    /// The decoder's name.
+    pub decoder: String,
+    /// The payload: its path below the directory it was found in, or its file name.
+    pub id: String,
+    /// The payload file.
+    pub path: PathBuf,
+    /// Its size.
+    pub input_bytes: usize,
+    /// `decoded`, `refused`, `crash`, `oom`, `timeout` or `unreadable`; in stream reuse mode
+    /// one of the answers (`recovered`, `refused-again`, `desynchronised`, `no-error`) or
+    /// `unanswered`, or how the process failed.
+    pub outcome: String,
+    /// The runtime's message, the error, or how the process died.
+    pub detail: String,
+    /// The most resident memory the run held.
+    pub peak_rss_bytes: u64,
+    /// The decoder's peak RSS on a one-byte document.
+    pub baseline_rss_bytes: u64,
+    /// Peak RSS above the baseline: what the payload cost.
+    pub above_baseline_bytes: u64,
+    /// Bytes above the baseline per input byte.
+    pub amplification: f64,
+    /// Wall time of the run, in milliseconds.
+    pub wall_ms: f64,
+    /// The exit status, when the process exited.
+    pub exit_code: Option<i32>,
+    /// The signal that ended it, when one did.
+    pub signal: Option<i32>,
+    /// The end of its standard error.
+    pub stderr_tail: String,
+}
+
+impl ExecRow {
+    /// The decoder failed on this payload: it crashed, ran out of memory, hung, lost its
+    /// place in a stream, did not answer, or the payload could not be read.
+    pub fn failed(&self) -> bool {
+        matches!(
+            self.outcome.as_str(),
+            "crash" | "oom" | "timeout" | "desynchronised" | "unanswered" | "unreadable"
+        )
+    }
+}
+
+/// Runs `measured` on the payload at `path` and records the row.
+pub fn audit_one(
+    measured: &Measured,
+    id: &str,
+    path: &Path,
+    limits: &ExecLimits,
+    scratch: &Scratch,
+) -> Result<ExecRow, String> {
+    let mut row = ExecRow {
+        decoder: measured.decoder.name.clone(),
+        id: id.to_string(),
+        path: path.to_path_buf(),
+        input_bytes: 0,
+        outcome: "unreadable".to_string(),
+        detail: String::new(),
+        peak_rss_bytes: 0,
+        baseline_rss_bytes: measured.baseline_rss_bytes,
+        above_baseline_bytes: 0,
+        amplification: 0.0,
+        wall_ms: 0.0,
+        exit_code: None,
+        signal: None,
+        stderr_tail: String::new(),
+    };
+    // Read here so a file that cannot be read is a row, not a decoder's failure.
+    match std::fs::read(path) {
+        Ok(bytes) => row.input_bytes = bytes.len(),
+        Err(e) => {
+            row.detail = e.to_string();
+            return Ok(row);
+        }
+    }
+    let judged = run_one(&measured.decoder, measured.reuse, path, limits, scratch)?;
+    row.above_baseline_bytes = judged
+        .peak_rss_bytes
+        .saturating_sub(measured.baseline_rss_bytes);
+    row.amplification = row.above_baseline_bytes as f64 / row.input_bytes.max(1) as f64;
+    row.outcome = judged.outcome;
+    row.detail = judged.detail;
+    row.peak_rss_bytes = judged.peak_rss_bytes;
+    row.wall_ms = judged.run.wall.as_secs_f64() * 1e3;
+    row.exit_code = judged.run.exit_code;
+    row.signal = judged.run.signal;
+    row.stderr_tail = judged.run.stderr_tail;
+    Ok(row)
+}
+
+/// Payload files and their ids: each input's files, named by their path below it (a file
+/// given directly is named by its file name).
+pub fn payloads_with_ids(inputs: &[PathBuf]) -> Result<Vec<(String, PathBuf)>, String> {
+    let mut out = Vec::new();
+    for input in inputs {
+        for path in hardpack_check::guard::collect_payloads(std::slice::from_ref(input))? {
+            let id = match path.strip_prefix(input) {
+                Ok(below) if !below.as_os_str().is_empty() => below.display().to_string(),
+                _ => path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| path.display().to_string()),
+            };
+            out.push((id, path));
+        }
+    }
+    Ok(out)
+}
+
+/// The decoders' names, made unique (`name`, `name #2`) where two commands share one.
+pub fn unique_names(measured: &mut [Measured]) {
+    for i in 1..measured.len() {
+        let name = measured[i].decoder.name.clone();
+        let before = measured[..i]
+            .iter()
+            .filter(|m| m.decoder.name == name || m.decoder.name.starts_with(&format!("{name} #")))
+            .count();
+        if before > 0 {
+            measured[i].decoder.name = format!("{name} #{}", before + 1);
+        }
+    }
+}
+
+/// One decoder's rows in a table, most memory above the baseline first.
+pub fn table(measured: &Measured, rows: &[ExecRow], limits: &ExecLimits) -> String {
+    let mut sorted: Vec<&ExecRow> = rows
+        .iter()
+        .filter(|r| r.decoder == measured.decoder.name)
+        .collect();
+    sorted.sort_by(|a, b| {
+        b.above_baseline_bytes
+            .cmp(&a.above_baseline_bytes)
+            .then(a.id.cmp(&b.id))
+    });
+    let mut out = format!(
+        "decoder {}: {}{}\n  baseline {} peak RSS on a one-byte document; each run capped at {} of address space and {}\n",
+        measured.decoder.name,
+        measured.decoder.command,
+        if measured.reuse {
+            " (stream reuse: the payload, then a valid document, to one decoder)"
+        } else {
+            ""
+        },
+        human_bytes(measured.baseline_rss_bytes as usize),
+        human_bytes(limits.memory_bytes),
+        human_duration(limits.timeout),
+    );
+    out += &format!(
+        "  {:>10} {:>10} {:>9} {:>9}  {:<14} {:<40} {}\n",
+        "above base", "peak RSS", "input", "wall", "outcome", "payload", "detail"
+    );
+    for r in sorted {
+        out += &format!(
+            "  {:>10} {:>10} {:>9} {:>9}  {:<14} {:<40} {}\n",
+            human_bytes(r.above_baseline_bytes as usize),
+            human_bytes(r.peak_rss_bytes as usize),
+            human_bytes(r.input_bytes),
+            human_duration(Duration::from_secs_f64(r.wall_ms / 1e3)),
+            r.outcome,
+            r.id,
+            r.detail
+        );
+    }
+    out
+}
+
+/// One decoder's outcomes counted, and its worst payload.
+#[derive(Clone, Debug, Serialize)]
+pub struct DecoderSummary {
+    /// The decoder.
+    pub decoder: String,
+    /// Its command.
+    pub command: String,
+    /// Its peak RSS on the one-byte document.
+    pub baseline_rss_bytes: u64,
+    /// Each outcome and how many payloads had it, in the order of first appearance.
+    pub outcomes: Vec<(String, usize)>,
+    /// The most memory above the baseline a payload cost, and which payload.
+    pub worst_above_baseline_bytes: u64,
+    /// The payload of the worst.
+    pub worst_payload: Option<String>,
+    /// Payloads on which it failed (crash, oom, timeout, desynchronised, unanswered).
+    pub failed: usize,
+}
+
+/// A summary per decoder, in the order they were given.
+pub fn summaries(measured: &[Measured], rows: &[ExecRow]) -> Vec<DecoderSummary> {
+    measured
+        .iter()
+        .map(|m| {
+            let mine: Vec<&ExecRow> = rows
+                .iter()
+                .filter(|r| r.decoder == m.decoder.name)
+                .collect();
+            let mut outcomes: Vec<(String, usize)> = Vec::new();
+            for r in &mine {
+                match outcomes.iter_mut().find(|(o, _)| *o == r.outcome) {
+                    Some((_, n)) => *n += 1,
+                    None => outcomes.push((r.outcome.clone(), 1)),
+                }
+            }
+            let worst = mine
+                .iter()
+                .max_by(|a, b| {
+                    a.above_baseline_bytes
+                        .cmp(&b.above_baseline_bytes)
+                        .then(b.id.cmp(&a.id))
+                })
+                .filter(|r| r.above_baseline_bytes > 0);
+            DecoderSummary {
+                decoder: m.decoder.name.clone(),
+                command: m.decoder.command.clone(),
+                baseline_rss_bytes: m.baseline_rss_bytes,
+                outcomes,
+                worst_above_baseline_bytes: worst.map_or(0, |r| r.above_baseline_bytes),
+                worst_payload: worst.map(|r| r.id.clone()),
+                failed: mine.iter().filter(|r| r.failed()).count(),
+            }
+        })
+        .collect()
+}
+
+/// The summaries as a text table.
+pub fn summary_table(summaries: &[DecoderSummary], payloads: usize) -> String {
+    let mut out = format!(
+        "{payloads} payloads through {} decoders:\n  {:<32} {:>9} {:>7}  {:<44} {}\n",
+        summaries.len(),
+        "decoder",
+        "baseline",
+        "failed",
+        "outcomes",
+        "worst above baseline"
+    );
+    for s in summaries {
+        let outcomes = s
+            .outcomes
+            .iter()
+            .map(|(o, n)| format!("{n} {o}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let worst = match &s.worst_payload {
+            Some(p) => format!(
+                "{} ({p})",
+                human_bytes(s.worst_above_baseline_bytes as usize)
+            ),
+            None => "0 B".to_string(),
+        };
+        out += &format!(
+            "  {:<32} {:>9} {:>7}  {:<44} {}\n",
+            s.decoder,
+            human_bytes(s.baseline_rss_bytes as usize),
+            s.failed,
+            outcomes,
+            worst
+        );
+    }
+    out
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A self-contained HTML page: the summary per decoder, then every row by decoder.
+pub fn html(command: &str, summaries: &[DecoderSummary], rows: &[ExecRow]) -> String {
+    let mut page = String::from(
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>hardpack audit --exec</title>\n<style>\
+         body{font-family:system-ui,sans-serif;margin:2em;max-width:80em}\
+         table{border-collapse:collapse;margin:1em 0}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:right;vertical-align:top}\
+         td.l,th.l{text-align:left}tr.failed td{background:#fde8e8}code{font-size:.9em}\
+         </style></head><body>\n<h1>Decoders under hostile MessagePack</h1>\n",
+    );
+    page += &format!("<p><code>{}</code></p>\n", escape(command));
+    page += "<table><tr><th class=\"l\">decoder</th><th>baseline RSS</th><th>failed</th><th class=\"l\">outcomes</th><th>worst above baseline</th><th class=\"l\">payload</th></tr>\n";
+    for s in summaries {
+        let outcomes = s
+            .outcomes
+            .iter()
+            .map(|(o, n)| format!("{n} {o}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        page += &format!(
+            "<tr{}><td class=\"l\">{}</td><td>{}</td><td>{}</td><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td></tr>\n",
+            if s.failed > 0 { " class=\"failed\"" } else { "" },
+            escape(&s.decoder),
+            human_bytes(s.baseline_rss_bytes as usize),
+            s.failed,
+            escape(&outcomes),
+            human_bytes(s.worst_above_baseline_bytes as usize),
+            escape(s.worst_payload.as_deref().unwrap_or("")),
+        );
+    }
+    page += "</table>\n";
+    for s in summaries {
+        page += &format!(
+            "<h2>{}</h2>\n<p><code>{}</code></p>\n<table><tr><th>above baseline</th><th>peak RSS</th><th>input</th><th>wall ms</th><th class=\"l\">outcome</th><th class=\"l\">payload</th><th class=\"l\">detail</th></tr>\n",
+            escape(&s.decoder),
+            escape(&s.command)
+        );
+        let mut mine: Vec<&ExecRow> = rows.iter().filter(|r| r.decoder == s.decoder).collect();
+        mine.sort_by(|a, b| {
+            b.above_baseline_bytes
+                .cmp(&a.above_baseline_bytes)
+                .then(a.id.cmp(&b.id))
+        });
+        for r in mine {
+            page += &format!(
+                "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td></tr>\n",
+                if r.failed() { " class=\"failed\"" } else { "" },
+                human_bytes(r.above_baseline_bytes as usize),
+                human_bytes(r.peak_rss_bytes as usize),
+                human_bytes(r.input_bytes),
+                r.wall_ms,
+                escape(&r.outcome),
+                escape(&r.id),
+                escape(&r.detail),
+            );
+        }
+        page += "</table>\n";
+    }
+    page += "</body></html>\n";
+    page
+}
