@@ -170,9 +170,10 @@ pub struct Run {
     pub stderr_tail: String,
 }
 
-/// At most this much of standard output is kept (an adapter answers in a word).
+/// At most this much of the start of standard output is kept (an adapter answers in a
+/// word); the rest is read and dropped.
 const STDOUT_KEPT: usize = 4 << 10;
-/// At most this much of the end of standard error is kept.
+/// At most this much of the start, and this much of the end, of standard error is kept.
 const STDERR_KEPT: usize = 4 << 10;
 
 /// Runs `decoder` on `file` (then on `valid`, in stream reuse mode) under `limits`, and
@@ -203,8 +204,8 @@ pub fn run(
         .map_err(|e| format!("starting sh for {}: {e}", decoder.command))?;
     let started = Instant::now();
     let pid = child.id();
-    let stdout = keep_output(child.stdout.take(), Kept::Head(STDOUT_KEPT));
-    let stderr = keep_output(child.stderr.take(), Kept::Tail(STDERR_KEPT));
+    let stdout = keep_output(child.stdout.take(), STDOUT_KEPT);
+    let stderr = keep_output(child.stderr.take(), STDERR_KEPT);
 
     let (done, finished) = mpsc::channel::<()>();
     let timeout = limits.timeout;
@@ -222,8 +223,9 @@ pub fn run(
     // Whatever it started and left behind goes with it.
     kill_group(pid);
     let usage = waited.map_err(|e| format!("waiting for {}: {e}", decoder.command))?;
-    let stdout = stdout.collect();
-    let stderr = stderr.collect();
+    let (stdout, _) = stdout.collect();
+    let (stderr_head, stderr_tail) = stderr.collect();
+    let stderr = stderr_head + &stderr_tail;
 
     let (exit_code, signal) = status_parts(usage.status);
     if exit_code == Some(125) && stderr.contains("ulimit") {
@@ -242,7 +244,7 @@ pub fn run(
         exit_code,
         signal,
         stdout,
-        stderr_tail: stderr,
+        stderr_tail: last_chars(&stderr, STDERR_KEPT),
     })
 }
 
@@ -259,50 +261,52 @@ fn kill_group(pid: u32) {
     }
 }
 
-/// Which part of an output stream is kept.
-#[derive(Clone, Copy)]
-enum Kept {
-    Head(usize),
-    Tail(usize),
-}
-
-/// An output stream read to its end on a thread of its own, keeping a bounded part.
+/// An output stream read to its end on a thread of its own, keeping its first and last
+/// `kept` bytes: a runtime names its failure at the start of a long dump (Go) or at the end
+/// of a traceback (Python).
 struct KeptOutput {
-    buffer: Arc<Mutex<Vec<u8>>>,
+    kept: Arc<Mutex<HeadAndTail>>,
     reader: Option<std::thread::JoinHandle<()>>,
 }
 
-fn keep_output(stream: Option<impl Read + Send + 'static>, kept: Kept) -> KeptOutput {
-    let buffer = Arc::new(Mutex::new(Vec::new()));
-    let shared = Arc::clone(&buffer);
+#[derive(Default)]
+struct HeadAndTail {
+    head: Vec<u8>,
+    tail: Vec<u8>,
+    /// Bytes between the head and the tail were dropped.
+    cut: bool,
+}
+
+fn keep_output(stream: Option<impl Read + Send + 'static>, kept: usize) -> KeptOutput {
+    let shared = Arc::new(Mutex::new(HeadAndTail::default()));
+    let writer = Arc::clone(&shared);
     let reader = stream.map(|mut stream| {
         std::thread::spawn(move || {
             let mut chunk = [0u8; 8192];
             while let Ok(n @ 1..) = stream.read(&mut chunk) {
-                let Ok(mut buffer) = shared.lock() else {
-                    return;
-                };
-                match kept {
-                    Kept::Head(max) => {
-                        let room = max.saturating_sub(buffer.len());
-                        buffer.extend_from_slice(&chunk[..n.min(room)]);
-                    }
-                    Kept::Tail(max) => {
-                        buffer.extend_from_slice(&chunk[..n]);
-                        let excess = buffer.len().saturating_sub(max);
-                        buffer.drain(..excess);
-                    }
+                let Ok(mut out) = writer.lock() else { return };
+                let room = kept.saturating_sub(out.head.len());
+                let (to_head, rest) = chunk[..n].split_at(n.min(room));
+                out.head.extend_from_slice(to_head);
+                out.tail.extend_from_slice(rest);
+                let excess = out.tail.len().saturating_sub(kept);
+                if excess > 0 {
+                    out.tail.drain(..excess);
+                    out.cut = true;
                 }
             }
         })
     });
-    KeptOutput { buffer, reader }
+    KeptOutput {
+        kept: shared,
+        reader,
+    }
 }
 
 impl KeptOutput {
-    /// What was kept. A descendant that escaped the process group may hold the pipe open:
-    /// after a second, what arrived so far is the answer.
-    fn collect(mut self) -> String {
+    /// The head and the tail. A descendant that escaped the process group may hold the pipe
+    /// open: after a second, what arrived so far is the answer.
+    fn collect(mut self) -> (String, String) {
         if let Some(reader) = self.reader.take() {
             let deadline = Instant::now() + Duration::from_secs(1);
             while !reader.is_finished() && Instant::now() < deadline {
@@ -312,8 +316,12 @@ impl KeptOutput {
                 let _ = reader.join();
             }
         }
-        let bytes = self.buffer.lock().map(|b| b.clone()).unwrap_or_default();
-        String::from_utf8_lossy(&bytes).into_owned()
+        let Ok(out) = self.kept.lock() else {
+            return Default::default();
+        };
+        let head = String::from_utf8_lossy(&out.head).into_owned();
+        let tail = String::from_utf8_lossy(&out.tail).into_owned();
+        (head, if out.cut { format!("…{tail}") } else { tail })
     }
 }
 
@@ -363,8 +371,9 @@ pub fn judge(
 
 /// What each runtime prints when an allocation fails: Go, Python, the JVM, V8 (Node), Rust,
 /// C++, .NET, Ruby and C's `strerror(ENOMEM)`.
-const OUT_OF_MEMORY: [&str; 11] = [
-    "fatal error: runtime: out of memory",
+const OUT_OF_MEMORY: [&str; 12] = [
+    "runtime: out of memory",
+    "fatal error: out of memory",
     "MemoryError",
     "java.lang.OutOfMemoryError",
     "JavaScript heap out of memory",
@@ -402,6 +411,15 @@ fn line_with(text: &str, needles: &[&str]) -> Option<String> {
     text.lines()
         .find(|line| needles.iter().any(|n| line.contains(n)))
         .map(cell)
+}
+
+/// The last `n` bytes of `text` (from a character boundary).
+fn last_chars(text: &str, n: usize) -> String {
+    let mut start = text.len().saturating_sub(n);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    text[start..].to_string()
 }
 
 fn last_line(text: &str) -> Option<String> {

@@ -132,9 +132,15 @@ fn run_one(
             (outcome.name().to_string(), run.detail.clone())
         }
         (true, Outcome::Decoded) => {
-            let word = run.stdout.split_whitespace().next().unwrap_or("");
+            // The word, then what happened in words (on the next line, or on stderr).
+            let answer = run.stdout.trim_start();
+            let (word, said) = answer
+                .split_once(char::is_whitespace)
+                .unwrap_or((answer, ""));
             if REUSE_ANSWERS.contains(&word) {
-                (word.to_string(), last_stderr_line(&run.stderr_tail))
+                let said = said.lines().map(str::trim).find(|l| !l.is_empty());
+                let detail = said.map_or_else(|| last_stderr_line(&run.stderr_tail), String::from);
+                (word.to_string(), detail)
             } else {
                 (
                     "unanswered".to_string(),

@@ -219,6 +219,10 @@ struct ReproArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
+    /// Print nothing but, for a rejected payload, its error on standard error: the exit
+    /// status is the answer (how adapters/hardpack runs it)
+    #[arg(long, conflicts_with_all = ["json", "compare"])]
+    quiet: bool,
     /// Also decode it with rmpv (read_value, read_value_ref) and rmp-serde in guarded child
     /// processes, side by side
     /// (needs a file, not standard input)
@@ -308,7 +312,11 @@ fn run_repro(args: &ReproArgs) -> Result<ExitCode, String> {
     } else {
         None
     };
-    if args.json {
+    if args.quiet {
+        if let OutcomeReport::Rejected { message, .. } = &report.outcome {
+            eprintln!("{message}");
+        }
+    } else if args.json {
         let mut json = serde_json::to_value(&report).map_err(|e| e.to_string())?;
         if let Some(peers) = &peers {
             json["compare"] = serde_json::to_value(peers).map_err(|e| e.to_string())?;

@@ -1,0 +1,37 @@
+// @msgpack/msgpack decode() on the file: exit 0 decoded, 1 the library threw. With a second
+// file, the stream reuse mode: after the first file's error, the valid document goes to the
+// same Decoder, which answers recovered, refused-again, desynchronised or no-error.
+import { readFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
+import { Decoder, decode } from "@msgpack/msgpack";
+
+const [file, valid] = process.argv.slice(2);
+const data = readFileSync(file);
+if (valid === undefined) {
+  try {
+    decode(data);
+  } catch (e) {
+    console.error(String(e));
+    process.exit(1);
+  }
+} else {
+  const decoder = new Decoder();
+  let failed = false;
+  try {
+    decoder.decode(data);
+  } catch {
+    failed = true;
+  }
+  if (!failed) {
+    console.log("no-error");
+  } else {
+    const document = readFileSync(valid);
+    try {
+      const got = decoder.decode(document);
+      console.log(isDeepStrictEqual(got, new Decoder().decode(document)) ? "recovered" : "desynchronised");
+    } catch (e) {
+      console.log("refused-again");
+      console.error(String(e));
+    }
+  }
+}
