@@ -11,13 +11,14 @@ ERRORS = (msgpack.UnpackException, ValueError, TypeError)
 
 
 def drain(unpacker):
-    """Unpacks every complete value; the error, or None."""
+    """Unpacks every complete value: the error or None, and where the last value ended."""
+    end = 0
     try:
         for _ in unpacker:
-            pass
+            end = unpacker.tell()
     except ERRORS as e:
-        return e
-    return None
+        return e, end
+    return None, end
 
 
 def main():
@@ -26,12 +27,12 @@ def main():
     try:
         unpacker.feed(data)
     except ERRORS as e:
-        error = e
+        error, end = e, 0
     else:
-        error = drain(unpacker)
+        error, end = drain(unpacker)
     if len(sys.argv) < 3:
         # Iteration stops where the data ends: a value cut short is an error here.
-        if error is None and unpacker.tell() != len(data):
+        if error is None and end != len(data):
             error = msgpack.OutOfData("the data ends inside a value")
         if error is not None:
             print(f"{type(error).__name__}: {error}", file=sys.stderr)
