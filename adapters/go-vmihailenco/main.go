@@ -55,7 +55,11 @@ func main() {
 		return
 	}
 	if err := msgpack.Unmarshal(valid, &want); err != nil || !reflect.DeepEqual(got, want) {
-		fmt.Println("desynchronised")
+		came := fmt.Sprintf("%#v", got)
+		if len(came) > 80 {
+			came = came[:80]
+		}
+		fmt.Printf("desynchronised\n%s came back\n", came)
 		return
 	}
 	fmt.Println("recovered")

@@ -43,7 +43,13 @@ public class Decode {
                 return 0;
             }
             Value want = MessagePack.newDefaultUnpacker(valid).unpackValue();
-            System.out.println(got.equals(want) ? "recovered" : "desynchronised");
+            if (got.equals(want)) {
+                System.out.println("recovered");
+            } else {
+                String came = got.toString();
+                System.out.println("desynchronised");
+                System.out.println(came.substring(0, Math.min(80, came.length())) + " came back");
+            }
             return 0;
         }
         if (args.length >= 2) {

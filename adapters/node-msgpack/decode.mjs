@@ -2,7 +2,7 @@
 // file, the stream reuse mode: after the first file's error, the valid document goes to the
 // same Decoder, which answers recovered, refused-again, desynchronised or no-error.
 import { readFileSync } from "node:fs";
-import { isDeepStrictEqual } from "node:util";
+import { inspect, isDeepStrictEqual } from "node:util";
 import { Decoder, decode } from "@msgpack/msgpack";
 
 const [file, valid] = process.argv.slice(2);
@@ -28,7 +28,11 @@ if (valid === undefined) {
     const document = readFileSync(valid);
     try {
       const got = decoder.decode(document);
-      console.log(isDeepStrictEqual(got, new Decoder().decode(document)) ? "recovered" : "desynchronised");
+      if (isDeepStrictEqual(got, new Decoder().decode(document))) {
+        console.log("recovered");
+      } else {
+        console.log(`desynchronised\n${inspect(got).slice(0, 80)} came back`);
+      }
     } catch (e) {
       console.log("refused-again");
       console.error(String(e));

@@ -3,7 +3,7 @@
 // same Unpackr, which answers recovered, refused-again, desynchronised or no-error (the value
 // is compared with a fresh Unpackr's: the module's unpack() has other options).
 import { readFileSync } from "node:fs";
-import { isDeepStrictEqual } from "node:util";
+import { inspect, isDeepStrictEqual } from "node:util";
 import { Unpackr, unpack } from "msgpackr";
 
 const [file, valid] = process.argv.slice(2);
@@ -29,7 +29,11 @@ if (valid === undefined) {
     const document = readFileSync(valid);
     try {
       const got = decoder.unpack(document);
-      console.log(isDeepStrictEqual(got, new Unpackr().unpack(document)) ? "recovered" : "desynchronised");
+      if (isDeepStrictEqual(got, new Unpackr().unpack(document))) {
+        console.log("recovered");
+      } else {
+        console.log(`desynchronised\n${inspect(got).slice(0, 80)} came back`);
+      }
     } catch (e) {
       console.log("refused-again");
       console.error(String(e));

@@ -49,7 +49,10 @@ def main():
         print("refused-again")
         print(f"{type(e).__name__}: {e}", file=sys.stderr)
         return 0
-    print("recovered" if got == msgpack.unpackb(valid) else "desynchronised")
+    if got == msgpack.unpackb(valid):
+        print("recovered")
+    else:
+        print(f"desynchronised\n{repr(got)[:80]} came back")
     return 0
 
 

@@ -369,8 +369,9 @@ pub fn judge(
     }
 }
 
-/// What each runtime prints when an allocation fails: Go, Python, the JVM, V8 (Node), Rust,
-/// C++, .NET, Ruby and C's `strerror(ENOMEM)`.
+/// What each runtime prints when an allocation fails: Go (a block, or its own metadata and
+/// threads near the cap), Python, the JVM, V8 (Node), Rust, C++, .NET, Ruby and C's
+/// `strerror(ENOMEM)`. Matched without regard to case.
 const OUT_OF_MEMORY: [&str; 12] = [
     "runtime: out of memory",
     "fatal error: out of memory",
@@ -383,6 +384,7 @@ const OUT_OF_MEMORY: [&str; 12] = [
     "std::bad_alloc",
     "OutOfMemoryException",
     "NoMemoryError",
+    // strerror(ENOMEM), and Go's `fatal error: runtime: cannot allocate memory`.
     "Cannot allocate memory",
 ];
 
@@ -406,10 +408,14 @@ fn runtime_failure_message(stderr: &str) -> Option<String> {
     line_with(stderr, &RUNTIME_FAILURE)
 }
 
-/// The first line holding one of `needles`, trimmed to a table cell.
+/// The first line holding one of `needles` (in any case), trimmed to a table cell.
 fn line_with(text: &str, needles: &[&str]) -> Option<String> {
+    let needles: Vec<String> = needles.iter().map(|n| n.to_lowercase()).collect();
     text.lines()
-        .find(|line| needles.iter().any(|n| line.contains(n)))
+        .find(|line| {
+            let line = line.to_lowercase();
+            needles.iter().any(|n| line.contains(n.as_str()))
+        })
         .map(cell)
 }
 
@@ -464,6 +470,8 @@ mod tests {
             "Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space",
             "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
             "memory allocation of 34359738368 bytes failed",
+            "fatal error: runtime: cannot allocate memory",
+            "fatal error: out of memory allocating heap arena metadata",
             "terminate called after throwing an instance of 'std::bad_alloc'",
         ] {
             // Whatever the exit: Go exits 2, the JVM 1, V8 and Rust abort.
