@@ -264,12 +264,15 @@ esac
         write(&payloads.join(name), &[byte]);
     }
     let command = format!("{} {{file}} {{valid}}", decoder.display());
+    let html = dir.join("report.html");
     let out = hardpack(&[
         "audit",
         "--exec",
         &command,
         "--json",
         "-",
+        "--html",
+        html.to_str().unwrap(),
         payloads.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(1));
@@ -281,6 +284,13 @@ esac
     assert_eq!(row("desynchronises")["detail"], "-1 came back");
     assert_eq!(row("stray")["outcome"], "unanswered");
     assert_eq!(report["decoders"][0]["failed"], 2);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("<td class=\"l\">desynchronised</td>"),
+        "{page}"
+    );
+    // The stray answer's detail quotes the word: escaped, not markup.
+    assert!(page.contains("answered &quot;fine&quot;"), "{page}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
