@@ -11,7 +11,8 @@ use std::ffi::OsString;
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{mpsc, Arc, Mutex, Once};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -187,6 +188,7 @@ pub fn run(
     use std::os::unix::process::CommandExt;
     use wait4::Wait4;
 
+    end_runs_on_interrupt();
     let kib = (limits.memory_bytes / 1024).max(1);
     // `exec` keeps the program's own exit status and signal; its own process group lets a
     // timeout end whatever it started.
@@ -204,6 +206,7 @@ pub fn run(
         .map_err(|e| format!("starting sh for {}: {e}", decoder.command))?;
     let started = Instant::now();
     let pid = child.id();
+    RUNNING.store(pid, Ordering::SeqCst);
     let stdout = keep_output(child.stdout.take(), STDOUT_KEPT);
     let stderr = keep_output(child.stderr.take(), STDERR_KEPT);
 
@@ -222,6 +225,7 @@ pub fn run(
     let timed_out = watchdog.join().unwrap_or(false);
     // Whatever it started and left behind goes with it.
     kill_group(pid);
+    RUNNING.store(0, Ordering::SeqCst);
     let usage = waited.map_err(|e| format!("waiting for {}: {e}", decoder.command))?;
     let (stdout, _) = stdout.collect();
     let (stderr_head, stderr_tail) = stderr.collect();
@@ -246,6 +250,25 @@ pub fn run(
         stdout,
         stderr_tail: last_chars(&stderr, STDERR_KEPT),
     })
+}
+
+/// The process group of the run in progress, 0 between runs.
+static RUNNING: AtomicU32 = AtomicU32::new(0);
+
+/// A run has a process group of its own, which a Ctrl-C at the terminal does not reach: the
+/// handler installed here ends it, then this process (status 130, as the shell reports an
+/// interrupted command).
+fn end_runs_on_interrupt() {
+    static INSTALLED: Once = Once::new();
+    INSTALLED.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            match RUNNING.load(Ordering::SeqCst) {
+                0 => {}
+                pid => kill_group(pid),
+            }
+            std::process::exit(130);
+        });
+    });
 }
 
 /// Exit code and signal of a finished process.

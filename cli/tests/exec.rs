@@ -357,3 +357,51 @@ fn the_hardpack_stream_stays_failed_after_an_error() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn ctrl_c_ends_the_running_decoder_with_the_audit() {
+    let dir = scratch("interrupt");
+    let decoder = dir.join("decode");
+    // A duration no other process uses, to find a survivor by.
+    let marker = format!("{}.{}", 200 + std::process::id() % 97, std::process::id());
+    executable(
+        &decoder,
+        &format!(
+            "#!/bin/sh\n[ \"$(od -An -tx1 \"$1\" | tr -d ' \\n')\" = c0 ] && exit 0\nsleep {marker} & wait\n"
+        ),
+    );
+    let payload = dir.join("hangs");
+    write(&payload, &[0xc1]);
+    let command = format!("{} {{file}}", decoder.display());
+    let mut audit = Command::new(env!("CARGO_BIN_EXE_hardpack"))
+        .args(["audit", "--exec", &command, payload.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let sleeping = || {
+        Command::new("pgrep")
+            .args(["-f", &format!("sleep {marker}")])
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    let started = Instant::now();
+    while !sleeping() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the decoder never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let interrupted = Command::new("kill")
+        .args(["-INT", &audit.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(interrupted.success());
+    let status = audit.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!sleeping(), "the decoder outlived the audit");
+    let _ = std::fs::remove_dir_all(&dir);
+}
