@@ -85,7 +85,8 @@ enum Command {
     /// attacked at every node in its place: the largest claim at each array, map, str and
     /// bin, the extremes at each integer, each container nested --depth deep, a bomb in an
     /// unknown key of each map, duplicate keys, every cut. The rest of each document stays
-    /// valid, so the decoder reaches each attack. Without --write, lists them.
+    /// valid, so the decoder reaches each attack. Without --write, lists them; `audit --exec`
+    /// runs the written ones through that decoder.
     Mutate {
         /// Captured messages: files, or directories walked for files
         #[arg(required = true, value_name = "MESSAGE")]
