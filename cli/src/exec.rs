@@ -451,7 +451,8 @@ fn last_chars(text: &str, n: usize) -> String {
     text[start..].to_string()
 }
 
-fn last_line(text: &str) -> Option<String> {
+/// The last line of `text` with something on it, as a table cell.
+pub fn last_line(text: &str) -> Option<String> {
     text.lines().rev().find(|l| !l.trim().is_empty()).map(cell)
 }
 

@@ -139,7 +139,10 @@ fn run_one(
                 .unwrap_or((answer, ""));
             if REUSE_ANSWERS.contains(&word) {
                 let said = said.lines().map(str::trim).find(|l| !l.is_empty());
-                let detail = said.map_or_else(|| last_stderr_line(&run.stderr_tail), String::from);
+                let detail = said.map_or_else(
+                    || exec::last_line(&run.stderr_tail).unwrap_or_default(),
+                    String::from,
+                );
                 (word.to_string(), detail)
             } else {
                 (
@@ -166,15 +169,6 @@ fn run_one(
         peak_rss_bytes: run.peak_rss_bytes,
         run,
     })
-}
-
-fn last_stderr_line(text: &str) -> String {
-    text.lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim()
-        .to_string()
 }
 
 /// What one decoder did with one payload.
@@ -303,17 +297,20 @@ pub fn unique_names(measured: &mut [Measured]) {
     }
 }
 
-/// One decoder's rows in a table, most memory above the baseline first.
-pub fn table(measured: &Measured, rows: &[ExecRow], limits: &ExecLimits) -> String {
-    let mut sorted: Vec<&ExecRow> = rows
-        .iter()
-        .filter(|r| r.decoder == measured.decoder.name)
-        .collect();
-    sorted.sort_by(|a, b| {
+/// A decoder's rows, most memory above the baseline first (ties by id).
+fn rows_of<'a>(decoder: &str, rows: &'a [ExecRow]) -> Vec<&'a ExecRow> {
+    let mut mine: Vec<&ExecRow> = rows.iter().filter(|r| r.decoder == decoder).collect();
+    mine.sort_by(|a, b| {
         b.above_baseline_bytes
             .cmp(&a.above_baseline_bytes)
             .then(a.id.cmp(&b.id))
     });
+    mine
+}
+
+/// One decoder's rows in a table, most memory above the baseline first.
+pub fn table(measured: &Measured, rows: &[ExecRow], limits: &ExecLimits) -> String {
+    let sorted = rows_of(&measured.decoder.name, rows);
     let mut out = format!(
         "decoder {}: {}{}\n  baseline {} peak RSS on a one-byte document; each run capped at {} of address space and {}\n",
         measured.decoder.name,
@@ -365,6 +362,17 @@ pub struct DecoderSummary {
     pub failed: usize,
 }
 
+impl DecoderSummary {
+    /// The outcomes counted, in words: `3 refused, 1 decoded`.
+    pub fn outcomes_text(&self) -> String {
+        self.outcomes
+            .iter()
+            .map(|(o, n)| format!("{n} {o}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 /// A summary per decoder, in the order they were given.
 pub fn summaries(measured: &[Measured], rows: &[ExecRow]) -> Vec<DecoderSummary> {
     measured
@@ -414,12 +422,7 @@ pub fn summary_table(summaries: &[DecoderSummary], payloads: usize) -> String {
         "worst above baseline"
     );
     for s in summaries {
-        let outcomes = s
-            .outcomes
-            .iter()
-            .map(|(o, n)| format!("{n} {o}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let outcomes = s.outcomes_text();
         let worst = match &s.worst_payload {
             Some(p) => format!(
                 "{} ({p})",
@@ -458,12 +461,7 @@ pub fn html(command: &str, summaries: &[DecoderSummary], rows: &[ExecRow]) -> St
     page += &format!("<p><code>{}</code></p>\n", escape(command));
     page += "<table><tr><th class=\"l\">decoder</th><th>baseline RSS</th><th>failed</th><th class=\"l\">outcomes</th><th>worst above baseline</th><th class=\"l\">payload</th></tr>\n";
     for s in summaries {
-        let outcomes = s
-            .outcomes
-            .iter()
-            .map(|(o, n)| format!("{n} {o}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let outcomes = s.outcomes_text();
         page += &format!(
             "<tr{}><td class=\"l\">{}</td><td>{}</td><td>{}</td><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td></tr>\n",
             if s.failed > 0 { " class=\"failed\"" } else { "" },
@@ -482,13 +480,7 @@ pub fn html(command: &str, summaries: &[DecoderSummary], rows: &[ExecRow]) -> St
             escape(&s.decoder),
             escape(&s.command)
         );
-        let mut mine: Vec<&ExecRow> = rows.iter().filter(|r| r.decoder == s.decoder).collect();
-        mine.sort_by(|a, b| {
-            b.above_baseline_bytes
-                .cmp(&a.above_baseline_bytes)
-                .then(a.id.cmp(&b.id))
-        });
-        for r in mine {
+        for r in rows_of(&s.decoder, rows) {
             page += &format!(
                 "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td></tr>\n",
                 if r.failed() { " class=\"failed\"" } else { "" },

@@ -530,9 +530,6 @@ fn run_audit(args: &AuditArgs) -> Result<ExitCode, String> {
             progress(rows.len(), total, path);
         }
     }
-    // With --json -, standard output carries the JSON document and nothing else: the table
-    // and the summary go to standard error.
-    let json_on_stdout = args.json.as_deref().is_some_and(|p| p.as_os_str() == "-");
     let mut text = audit::table(&rows);
     if let Some((_, s)) = &sweep {
         text += &format!(
@@ -551,38 +548,53 @@ fn run_audit(args: &AuditArgs) -> Result<ExitCode, String> {
         rows.len(),
         payloads.len(),
     );
+    let command = command_line();
+    let json = serde_json::json!({
+        "command": command,
+        "limits": LimitsReport::of(&base),
+        "sweep": sweep.as_ref().map(|(_, s)| s),
+        "rows": rows,
+    });
+    let html = || {
+        let entries: Vec<_> = rows.iter().map(audit::Row::html_entry).collect();
+        hardpack_check::html::page(
+            "hardpack allocation audit",
+            &command,
+            &entries,
+            sweep.as_ref().map(|(limit, _)| *limit),
+        )
+    };
+    write_audit_reports(args, &text, &json, html)?;
+    Ok(ExitCode::from(if failed == 0 { 0 } else { 1 }))
+}
+
+/// An audit's reports: the text (on standard error when `--json -` takes standard output,
+/// which then carries the JSON document and nothing else), `--json` and `--html`.
+fn write_audit_reports(
+    args: &AuditArgs,
+    text: &str,
+    json: &serde_json::Value,
+    html: impl FnOnce() -> Result<String, String>,
+) -> Result<(), String> {
+    let json_on_stdout = args.json.as_deref().is_some_and(|p| p.as_os_str() == "-");
     if json_on_stdout {
         eprint!("{text}");
     } else {
         print!("{text}");
     }
-    let command = command_line();
     if let Some(path) = &args.json {
-        let json = serde_json::json!({
-            "command": command,
-            "limits": LimitsReport::of(&base),
-            "sweep": sweep.as_ref().map(|(_, s)| s),
-            "rows": rows,
-        });
-        let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
+        let json = serde_json::to_string_pretty(json).map_err(|e| e.to_string())?;
         if json_on_stdout {
-            println!("{text}");
+            println!("{json}");
         } else {
-            std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+            std::fs::write(path, json).map_err(|e| format!("{}: {e}", path.display()))?;
         }
     }
     if let Some(path) = &args.html {
-        let entries: Vec<_> = rows.iter().map(audit::Row::html_entry).collect();
-        let page = hardpack_check::html::page(
-            "hardpack allocation audit",
-            &command,
-            &entries,
-            sweep.as_ref().map(|(limit, _)| *limit),
-        )?;
-        std::fs::write(path, page).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(path, html()?).map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("audit: report written to {}", path.display());
     }
-    Ok(ExitCode::from(if failed == 0 { 0 } else { 1 }))
+    Ok(())
 }
 
 /// The flags that set up hardpack's own decode, refused with --exec, where another program
@@ -660,33 +672,17 @@ fn run_exec_audit(args: &AuditArgs) -> Result<ExitCode, String> {
         "{} runs; {failed} failed (crash, out of memory, timeout, a stream that lost its place, no answer, or an unreadable file)\n",
         rows.len()
     );
-    let json_on_stdout = args.json.as_deref().is_some_and(|p| p.as_os_str() == "-");
-    if json_on_stdout {
-        eprint!("{text}");
-    } else {
-        print!("{text}");
-    }
     let command = command_line();
-    if let Some(path) = &args.json {
-        let json = serde_json::json!({
-            "command": command,
-            "memory_cap_bytes": limits.memory_bytes,
-            "timeout_ms": limits.timeout.as_millis() as u64,
-            "decoders": summaries,
-            "rows": rows,
-        });
-        let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
-        if json_on_stdout {
-            println!("{text}");
-        } else {
-            std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-        }
-    }
-    if let Some(path) = &args.html {
-        let page = exec_report::html(&command, &summaries, &rows);
-        std::fs::write(path, page).map_err(|e| format!("{}: {e}", path.display()))?;
-        eprintln!("audit: report written to {}", path.display());
-    }
+    let json = serde_json::json!({
+        "command": command,
+        "memory_cap_bytes": limits.memory_bytes,
+        "timeout_ms": limits.timeout.as_millis() as u64,
+        "decoders": summaries,
+        "rows": rows,
+    });
+    write_audit_reports(args, &text, &json, || {
+        Ok(exec_report::html(&command, &summaries, &rows))
+    })?;
     Ok(ExitCode::from(if failed == 0 { 0 } else { 1 }))
 }
 
