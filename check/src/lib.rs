@@ -213,6 +213,7 @@ mod generic;
 pub mod guard;
 #[cfg(feature = "html")]
 pub mod html;
+pub mod ledger;
 mod msgpack;
 pub mod mutate;
 mod payload;
@@ -225,6 +226,7 @@ mod typed;
 
 pub use alloc::CountingAlloc;
 pub use generic::generic;
+pub use ledger::{Ledger, Line, Open};
 pub use payload::Payload;
 pub use report::{human_bytes, Outcome, PlaceReach, Report, Row};
 pub use run::{

@@ -104,6 +104,37 @@ impl Row {
         }
     }
 
+    /// The places this payload showed the decoder got to, each with what showed it: a valid
+    /// document that decoded reaches every place it holds; an attack reached its place when
+    /// it decoded, killed the decoder, or (with hardpack, whose errors say where) was refused
+    /// at or after the byte where the attack starts. An attack refused before its place
+    /// tested nothing there.
+    pub fn reached_places(&self) -> Vec<(&str, &'static str)> {
+        let mut out = Vec::new();
+        if let Some(place) = &self.place {
+            let reached = match &self.outcome {
+                Outcome::Accepted => Some("an attack decoded"),
+                Outcome::Refused(_) => match (self.refused_at, self.offset) {
+                    (Some(refused), Some(offset)) if refused >= offset => {
+                        Some("an attack refused in its place")
+                    }
+                    _ => None,
+                },
+                Outcome::NotRun => None,
+                _ => Some("an attack broke the decoder there"),
+            };
+            if let Some(why) = reached {
+                out.push((place.as_str(), why));
+            }
+        }
+        if self.outcome == Outcome::Accepted {
+            for place in &self.reaches {
+                out.push((place.as_str(), "a valid document holding it decoded"));
+            }
+        }
+        out
+    }
+
     /// Peak heap per input byte (an empty input counts as one byte).
     pub fn amplification(&self) -> f64 {
         self.peak_heap_bytes as f64 / self.input_bytes.max(1) as f64
@@ -117,6 +148,10 @@ pub struct Report {
     pub type_name: String,
     /// The decoder, in words.
     pub decoder: String,
+    /// Every request of the type and what the check saw of it: the verdict's one source.
+    pub ledger: crate::ledger::Ledger,
+    /// Which nodes of the type each valid sample passes through.
+    pub passages: Vec<crate::ledger::Passage>,
     /// hardpack's limits, when the decoder is hardpack's.
     pub limits: Option<Limits>,
     /// In a limit sweep, the limit swept: each row ran with it set to its
@@ -164,6 +199,8 @@ impl Report {
         Report {
             type_name: type_name.to_string(),
             decoder: String::new(),
+            ledger: Default::default(),
+            passages: Vec::new(),
             limits: None,
             sweep: None,
             stack_bytes: 0,
@@ -276,10 +313,10 @@ impl Report {
             .collect()
     }
 
-    /// True when no payload broke the decoder, every payload ran, and what ran tested the
-    /// type (see [`Report::untested`]).
+    /// True when every payload ran, none broke the decoder, and no line of the
+    /// [`ledger`](Report::ledger) is open: the one rule of the verdict.
     pub fn is_hardened(&self) -> bool {
-        self.failure.is_none() && self.broken().is_empty() && self.untested().is_none()
+        self.failure.is_none() && self.broken().is_empty() && self.ledger.is_closed()
     }
 
     /// Each place of the type (and of each sample) that some payload attacks, and whether
@@ -307,151 +344,54 @@ impl Report {
             if let Some(place) = &row.place {
                 let at = entry(place, &mut places);
                 places[at].attacks += 1;
-                let reached = match &row.outcome {
-                    Outcome::Accepted => Some("an attack decoded"),
-                    Outcome::Refused(_) => match (row.refused_at, row.offset) {
-                        (Some(refused), Some(offset)) if refused >= offset => {
-                            Some("an attack refused in its place")
-                        }
-                        _ => None,
-                    },
-                    Outcome::NotRun => None,
-                    _ => Some("an attack broke the decoder there"),
-                };
-                if places[at].reached_by.is_none() {
-                    places[at].reached_by = reached.map(|why| format!("{why} (#{})", row.index));
-                }
             }
             for place in &row.reaches {
+                entry(place, &mut places);
+            }
+            for (place, why) in row.reached_places() {
                 let at = entry(place, &mut places);
-                if row.outcome == Outcome::Accepted && places[at].reached_by.is_none() {
-                    places[at].reached_by = Some(format!(
-                        "a valid document holding it decoded (#{})",
-                        row.index
-                    ));
+                if places[at].reached_by.is_none() {
+                    places[at].reached_by = Some(format!("{why} (#{})", row.index));
                 }
             }
         }
         places
     }
 
-    /// Why this check did not test the type, if it did not: it could not be traced and no
-    /// sample was given (or none decoded), or no payload decoded at all (every refusal came
-    /// before any place of the type). `None` for a check of payload files, which asks only
-    /// whether they hurt.
+    /// Why this check did not test the whole type, if it did not: the open lines of the
+    /// [`ledger`](Report::ledger), each with its reason. `None` for a check of payload files,
+    /// which asks only whether they hurt.
     pub fn untested(&self) -> Option<String> {
-        if !self.verdict_needs_reach || self.rows.is_empty() || self.failure.is_some() {
+        if !self.verdict_needs_reach || self.failure.is_some() {
             return None;
         }
-        let valid_decoded = self
-            .rows
+        let open = self.ledger.open();
+        if open.is_empty() {
+            return None;
+        }
+        let shown: Vec<String> = open
             .iter()
-            .any(|row| row.outcome == Outcome::Accepted && !row.reaches.is_empty());
-        if let Some(reason) = &self.trace_error {
-            if self.samples == 0 {
-                return Some(format!(
-                    "the type was not traced ({reason}) and no sample was given: only the \
-                     generic payloads ran, so no place of the type was tested; add valid \
-                     values with .sample(&value), captured messages with .samples(dir), or \
-                     .sample_bytes(name, bytes)"
-                ));
+            .take(12)
+            .map(|line| {
+                let reason = line.open.as_ref().map(|o| o.reason(&self.decoder));
+                format!("`{}` ({})", line.name(), reason.unwrap_or_default())
+            })
+            .collect();
+        Some(format!(
+            "{} of the type's {} places {} open: {}{}",
+            open.len(),
+            self.ledger.lines.len(),
+            if open.len() == 1 { "is" } else { "are" },
+            shown.join("; "),
+            if open.len() > shown.len() {
+                format!(
+                    "; and {} more (Report::ledger lists them)",
+                    open.len() - shown.len()
+                )
+            } else {
+                String::new()
             }
-            if !valid_decoded {
-                return Some(format!(
-                    "the type was not traced ({reason}) and none of its {} samples decoded: \
-                     nothing past the first refusal was tested; give samples the decoder \
-                     accepts",
-                    self.samples
-                ));
-            }
-        }
-        if !self.trace_gaps.is_empty() && self.samples == 0 {
-            return Some(format!(
-                "the trace saw part of the type only, and no sample was given: {}; add valid \
-                 values with .sample(&value) (one per variant) or captured messages with \
-                 .samples(dir)",
-                self.trace_gaps.join("; ")
-            ));
-        }
-        let unbuilt: Vec<String> = self
-            .unseen
-            .iter()
-            .filter(|u| u.kind == UnseenKind::Variant)
-            .map(|u| format!("`{}` ({})", u.place, u.why))
-            .collect();
-        if !unbuilt.is_empty() {
-            return Some(format!(
-                "{} variant{} of the type never built, so nothing reached {}: {}",
-                unbuilt.len(),
-                if unbuilt.len() == 1 { " was" } else { "s were" },
-                if unbuilt.len() == 1 { "it" } else { "them" },
-                unbuilt.join("; ")
-            ));
-        }
-        let inside_unseen: Vec<&str> = self
-            .unseen
-            .iter()
-            .filter(|u| u.kind == UnseenKind::AcceptedAnything)
-            .map(|u| u.place.as_str())
-            .collect();
-        if !inside_unseen.is_empty() && self.samples == 0 {
-            return Some(format!(
-                "{} accepted every value the tracer tried (a catch-all variant, a flattened \
-                 field), so what {} really hold{} was never seen and no sample was given; \
-                 add valid values with .sample(&value) or captured messages with \
-                 .samples(dir)",
-                inside_unseen.join(", "),
-                if inside_unseen.len() == 1 {
-                    "it"
-                } else {
-                    "they"
-                },
-                if inside_unseen.len() == 1 { "s" } else { "" }
-            ));
-        }
-        if !valid_decoded {
-            return Some(format!(
-                "no valid document decoded under {}, so every attack was refused before it \
-                 reached its place: nothing past the first refusal was tested; give samples \
-                 the decoder accepts (.sample(&value)), or check that the decoder reads the \
-                 format the type was traced in (rmp-serde's: structs as arrays, enums as \
-                 their name or a one-entry map)",
-                self.decoder
-            ));
-        }
-        let reached: std::collections::BTreeSet<String> = self
-            .places()
-            .into_iter()
-            .filter(|p| p.reached_by.is_some())
-            .map(|p| p.place)
-            .collect();
-        let unreached: Vec<&str> = self
-            .type_places
-            .iter()
-            .filter(|p| !reached.contains(*p))
-            .map(String::as_str)
-            .collect();
-        if !unreached.is_empty() {
-            let shown: Vec<&str> = unreached.iter().take(12).copied().collect();
-            return Some(format!(
-                "{} of the type's {} places no payload reached under {}: {}{}; every \
-                 document reaching {} was refused, so the attacks there tested nothing: give \
-                 samples the decoder accepts that hold {} (.sample(&value)), or check that \
-                 the decoder reads the format the payloads are written in",
-                unreached.len(),
-                self.type_places.len(),
-                self.decoder,
-                shown.join(", "),
-                if unreached.len() > shown.len() {
-                    format!(" and {} more", unreached.len() - shown.len())
-                } else {
-                    String::new()
-                },
-                if unreached.len() == 1 { "it" } else { "them" },
-                if unreached.len() == 1 { "it" } else { "them" },
-            ));
-        }
-        None
+        ))
     }
 
     /// With hardpack as the decoder: the most heap a decode held per byte it charged to
@@ -937,6 +877,20 @@ mod tests {
         let mut refused = row(4, 10);
         refused.outcome = Outcome::Refused("too deep".into());
         report.rows = vec![refused.clone()];
+        // The root, built by the trace, which no payload reached.
+        let root = crate::shape::Node {
+            place: String::new(),
+            what: "struct T".into(),
+            variant: false,
+            trace: crate::shape::NodeTrace::Built,
+        };
+        report.ledger = crate::ledger::Ledger::new(crate::ledger::Entries {
+            nodes: &[root],
+            passages: &[],
+            place_keys: &Default::default(),
+            rows: &report.rows,
+            trace_error: None,
+        });
         let json = report.json();
         assert_eq!(json["rows"][0]["outcome"], "refused");
         assert_eq!(json["rows"][0]["message"], "too deep");
@@ -944,7 +898,7 @@ mod tests {
         assert!(json["untested"]
             .as_str()
             .unwrap()
-            .contains("no valid document"));
+            .contains("`the root` (never reached under"));
         let text = report.text();
         assert!(text.contains("NOT TESTED"), "{text}");
         assert!(!text.contains("broken:"), "{text}");

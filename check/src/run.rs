@@ -26,6 +26,7 @@ use hardpack::{Limit, Limits};
 use serde::de::Deserialize;
 
 use crate::alloc;
+use crate::ledger::{Ledger, Passage};
 use crate::payload::Payload;
 use crate::report::{Outcome, Report, Row};
 use crate::typed::{generate, Generated};
@@ -416,6 +417,9 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                     gaps: Vec::new(),
                     unseen: Vec::new(),
                     places: Vec::new(),
+                    place_keys: Default::default(),
+                    nodes: Vec::new(),
+                    identities: Default::default(),
                 }
             }
         }
@@ -554,7 +558,12 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             gaps: trace_gaps,
             unseen,
             places: type_places,
+            place_keys,
+            nodes,
+            identities,
         } = generated;
+        let mut sample_errors = sample_errors;
+        let passages = self.passages(&payloads, &identities, &mut sample_errors);
         let trace_error = error.map(|e| e.to_string()).or(file_error);
         let steps: Vec<Option<usize>> = match &self.sweep {
             None => vec![None],
@@ -598,9 +607,33 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                 row.limit_value = *value;
             }
         }
+        let rows: Vec<Row> = rows
+            .into_iter()
+            .enumerate()
+            .map(|(at, row)| {
+                let index = at % payloads.len();
+                row.unwrap_or_else(|| {
+                    let mut row = Row::new(index, &payloads[index], Outcome::NotRun);
+                    row.limit_value = steps[at / payloads.len()];
+                    row
+                })
+            })
+            .collect();
+        let ledger = match self.source {
+            Source::Generated => Ledger::new(crate::ledger::Entries {
+                nodes: &nodes,
+                passages: &passages,
+                place_keys: &place_keys,
+                rows: &rows,
+                trace_error: trace_error.as_deref(),
+            }),
+            Source::Files(_) => Ledger::default(),
+        };
         Report {
             type_name: self.type_name.to_string(),
             decoder: self.decoder_name,
+            ledger,
+            passages,
             limits: self.limits,
             stack_bytes: self.stack_bytes,
             heap_ceiling: self.heap_ceiling,
@@ -616,20 +649,52 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             verdict_needs_reach: matches!(self.source, Source::Generated),
             samples: self.samples.len(),
             sample_errors,
-            rows: rows
-                .into_iter()
-                .enumerate()
-                .map(|(at, row)| {
-                    let index = at % payloads.len();
-                    row.unwrap_or_else(|| {
-                        let mut row = Row::new(index, &payloads[index], Outcome::NotRun);
-                        row.limit_value = steps[at / payloads.len()];
-                        row
-                    })
-                })
-                .collect(),
+            rows,
             elapsed: Duration::ZERO,
         }
+    }
+
+    /// Which nodes of the type each valid document passes through (each sample given, each
+    /// document the check wrote to reach a place); a sample the type itself refuses passes
+    /// none, and says so in `errors`.
+    fn passages(
+        &self,
+        payloads: &[Payload],
+        identities: &std::collections::BTreeMap<(String, &'static str), String>,
+        errors: &mut Vec<String>,
+    ) -> Vec<Passage> {
+        let mut out = Vec::new();
+        for (row, payload) in payloads.iter().enumerate() {
+            if payload.reaches.is_empty() {
+                continue;
+            }
+            let given = self
+                .samples
+                .iter()
+                .find(|(name, _)| payload.id == format!("{name}.valid"))
+                .map(|(name, _)| name.clone());
+            let Ok(sample) = crate::sample::Sample::parse(&payload.bytes) else {
+                continue;
+            };
+            match crate::shape::passage::<T>(&sample, identities) {
+                Ok(keys) => out.push(Passage {
+                    sample: given.clone().unwrap_or_else(|| payload.id.clone()),
+                    given: given.is_some(),
+                    row,
+                    keys,
+                }),
+                Err(e) => {
+                    if let Some(name) = given {
+                        errors.push(format!(
+                            "the sample {name} is not a value of {}: {e}; it closes no place \
+                             of the type",
+                            self.type_name
+                        ))
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Runs one child in `role` (from its first payload, under its sweep step); returns

@@ -185,6 +185,26 @@ impl Sample {
     }
 
     /// What kind of value this is, in serde's words for an unexpected value.
+    /// The words that could be a tagged enum's variant in this value: its map's str values
+    /// (an internally or adjacently tagged enum's tag), or a sequence's first str (an
+    /// adjacently tagged enum read as a sequence).
+    pub(crate) fn named_variants(&self) -> Vec<&str> {
+        match self {
+            Sample::Map(entries) => entries
+                .iter()
+                .filter_map(|(_, v)| match v {
+                    Sample::Str(s) => Some(s.as_str()),
+                    _ => None,
+                })
+                .collect(),
+            Sample::Array(items) => match items.first() {
+                Some(Sample::Str(s)) => vec![s.as_str()],
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+
     pub(crate) fn kind(&self) -> Kind {
         match self {
             Sample::Nil => Kind::Nil,

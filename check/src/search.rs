@@ -360,13 +360,13 @@ fn named_str(candidate: &Candidate, text: &str) -> Vec<Vec<usize>> {
 }
 
 /// The `quoted` word right after `prefix` in `message`.
-fn quoted_after(message: &str, prefix: &str) -> Option<String> {
+pub(crate) fn quoted_after(message: &str, prefix: &str) -> Option<String> {
     let rest = message.split_once(prefix)?.1.strip_prefix('`')?;
     Some(rest.split_once('`')?.0.to_string())
 }
 
 /// Every `quoted` word of `text`, in order.
-fn quoted_list(text: &str) -> Vec<String> {
+pub(crate) fn quoted_list(text: &str) -> Vec<String> {
     text.split('`')
         .enumerate()
         .filter(|(i, _)| i % 2 == 1)

@@ -20,8 +20,11 @@ use serde::de::Deserialize;
 pub use crate::sample::Sample;
 use crate::search::probes;
 
+mod passage;
 mod recording;
 mod state;
+
+pub(crate) use passage::passage;
 
 use recording::{Recording, ShapeOf, Tracer};
 use state::{Search, Searching, State, TraceFailure, RECURSED};
@@ -122,6 +125,41 @@ pub struct Traced {
     /// and places that accepted every value it tried, so that what they hold inside was
     /// never asked for.
     pub unseen: Vec<Unseen>,
+    /// Every request the type's `Deserialize` made in any run, and what the trace made of it.
+    pub nodes: Vec<Node>,
+    /// The key of each type by its serde name and visitor type, as the trace named them.
+    pub(crate) identities: BTreeMap<(String, &'static str), String>,
+}
+
+/// A request the type's `Deserialize` made, in any run of the trace: a node of the check's
+/// ledger ([`crate::Ledger`]). Its place is its key: the innermost named container and the
+/// path inside it (`Inner.items[]`, `Event::Data.0`), the same wherever the container sits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The place: `Request.params[]`, `Event::Data`, `Inner.id`.
+    pub place: String,
+    /// What was asked there: `a str`, `u8`, `a sequence`, `struct Inner`, `a variant`.
+    pub what: String,
+    /// It is an enum's variant (listed by serde, or named by a tag's refusal).
+    pub variant: bool,
+    /// What the trace made of it.
+    pub trace: NodeTrace,
+}
+
+/// What the trace made of a request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NodeTrace {
+    /// A run of the type's `Deserialize` that went through passed a value through it.
+    Built,
+    /// Every run that asked it was refused; the last refusal.
+    Refused(String),
+    /// Listed (an enum's variant) but no run got to it.
+    NeverReached,
+    /// It accepts any value: what it holds inside is unseen (why, in words).
+    Opaque(String),
+    /// It refused some values without saying what it wants (an untagged enum): its other
+    /// variants are seen only through a sample.
+    SeenInPart(String),
 }
 
 /// A place of a type the trace did not see (or not inside), and why.
@@ -160,6 +198,10 @@ pub struct TraceError {
     pub type_name: &'static str,
     /// What stopped the trace.
     pub reason: String,
+    /// Every request the type's `Deserialize` made before the trace gave up.
+    pub nodes: Vec<Node>,
+    /// The key of each type by its serde name and visitor type.
+    pub(crate) identities: BTreeMap<(String, &'static str), String>,
 }
 
 impl fmt::Display for TraceError {
@@ -262,6 +304,7 @@ pub fn trace_with<T: Deserialize<'static>>(samples: &[Sample]) -> Result<Traced,
     match (root, last_error) {
         (Some(root), _) => {
             let unseen = state.unseen();
+            let nodes = state.nodes();
             let mut traced = Traced {
                 type_name,
                 root,
@@ -279,12 +322,16 @@ pub fn trace_with<T: Deserialize<'static>>(samples: &[Sample]) -> Result<Traced,
                     })
                     .collect(),
                 unseen,
+                nodes,
+                identities: state.identities.clone(),
             };
             apply_samples(&mut traced, &state.searches);
             Ok(traced)
         }
         (None, reason) => Err(TraceError {
             type_name,
+            nodes: state.nodes(),
+            identities: state.identities.clone(),
             reason: match reason.as_deref() {
                 Some(RECURSED) => "it recurses with no place to stop (no Option, sequence, \
                     map or enum variant that ends)"

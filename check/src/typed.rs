@@ -67,6 +67,13 @@ pub(crate) struct Generated {
     /// Every place of the type, as payload ids name them, each variant of each enum
     /// included (those the trace could not build too).
     pub(crate) places: Vec<String>,
+    /// The ledger's keys of each place (a place of a searched sample also names the
+    /// variants its tag names).
+    pub(crate) place_keys: BTreeMap<String, Vec<String>>,
+    /// Every request the type's `Deserialize` made during the trace.
+    pub(crate) nodes: Vec<crate::shape::Node>,
+    /// The trace's key of each type, by serde name and visitor type.
+    pub(crate) identities: BTreeMap<(String, &'static str), String>,
 }
 
 /// [`payloads_for`], tracing with the values of `samples` ([`crate::shape::trace_with`]).
@@ -74,7 +81,7 @@ pub(crate) fn generate<T: Deserialize<'static>>(samples: &[Sample]) -> Generated
     let mut payloads = generic();
     match trace_with::<T>(samples) {
         Ok(traced) => {
-            let (shaped, places) = shaped_with_places(&traced, RECURSION_DEPTH);
+            let (shaped, places, place_keys) = shaped_with_places(&traced, RECURSION_DEPTH);
             payloads.extend(shaped);
             Generated {
                 payloads,
@@ -83,15 +90,21 @@ pub(crate) fn generate<T: Deserialize<'static>>(samples: &[Sample]) -> Generated
                 gaps: traced.gaps,
                 unseen: traced.unseen,
                 places,
+                place_keys,
+                nodes: traced.nodes,
+                identities: traced.identities,
             }
         }
         Err(e) => Generated {
             payloads,
-            error: Some(e),
             file_error: None,
             gaps: Vec::new(),
             unseen: Vec::new(),
             places: Vec::new(),
+            place_keys: BTreeMap::new(),
+            nodes: e.nodes.clone(),
+            identities: e.identities.clone(),
+            error: Some(e),
         },
     }
 }
@@ -198,8 +211,11 @@ fn shaped(traced: &Traced, depth: usize) -> Vec<Payload> {
     shaped_with_places(traced, depth).0
 }
 
-/// [`shaped`], and the name of every place of the type.
-fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<String>) {
+/// The ledger's keys of each place of the type, by its name.
+type PlaceKeys = BTreeMap<String, Vec<String>>;
+
+/// [`shaped`], the name of every place of the type, and the ledger's keys of each.
+fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<String>, PlaceKeys) {
     let root_name = short_name(traced.type_name);
     let writer = Writer {
         root: &traced.root,
@@ -212,6 +228,7 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
     let mut controls: Vec<Payload> = Vec::new();
     let name = |place: &Place| format!("{root_name}{}", place.path);
     let mut names: Vec<String> = Vec::new();
+    let mut keys: PlaceKeys = BTreeMap::new();
     // A valid document reaching a place: decoded, it shows the decoder gets there. Places
     // that share one share its payload.
     let add_control = |controls: &mut Vec<Payload>, place: String, bytes: Vec<u8>| match controls
@@ -233,6 +250,7 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
         if !names.contains(&name(place)) {
             names.push(name(place));
         }
+        keys.entry(name(place)).or_default().push(place.key.clone());
         if let Some(v) = place.variant {
             // The enum at this place written as its variant `v`. A variant the trace could
             // not build has no valid document.
@@ -332,10 +350,19 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
                             format!("{sample_name}{}", crate::mutate::place_name(sample, path))
                         })
                         .collect();
-                    for node in &nodes {
+                    // The sample stands for its place, and for the variants its tag names.
+                    let mut sample_keys = vec![place.key.clone()];
+                    sample_keys.extend(
+                        sample
+                            .named_variants()
+                            .into_iter()
+                            .map(|v| format!("{}::{v}", place.key)),
+                    );
+                    for node in nodes.iter().chain([&sample_name]) {
                         if !names.contains(node) {
                             names.push(node.clone());
                         }
+                        keys.insert(node.clone(), sample_keys.clone());
                     }
                     match controls.iter_mut().find(|c| c.bytes == with_sample) {
                         Some(known) => known.reaches.extend(nodes),
@@ -518,7 +545,7 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
         format!("{root_name}: a valid document with every option, sequence and map filled once"),
         full,
     ));
-    (out, names)
+    (out, names, keys)
 }
 
 /// A Rust type name as its payloads are named: its last path segment without generics
@@ -667,6 +694,8 @@ enum Step {
 struct Place {
     steps: Vec<Step>,
     path: String,
+    /// Its key, as the trace and the ledger name it.
+    key: String,
     shape: Shape,
     /// For a place that names a container it is inside: the steps to that container, and
     /// from there to this place.
@@ -777,7 +806,7 @@ impl<'a> Writer<'a> {
         open: &mut Vec<(String, usize)>,
         out: &mut Vec<Place>,
     ) {
-        let path = self.path(steps);
+        let (path, key) = self.path_and_key(steps);
         let recursion = match shape {
             Shape::Named(name) => open
                 .iter()
@@ -788,6 +817,7 @@ impl<'a> Writer<'a> {
         out.push(Place {
             steps: steps.clone(),
             path: path.clone(),
+            key,
             shape: shape.clone(),
             recursion: recursion.clone(),
             variant: None,
@@ -833,6 +863,7 @@ impl<'a> Writer<'a> {
                             out.push(Place {
                                 steps: steps.clone(),
                                 path: format!("{path}::{variant}"),
+                                key: format!("{name}::{variant}"),
                                 shape: shape.clone(),
                                 recursion: None,
                                 variant: Some(v),
@@ -874,13 +905,20 @@ impl<'a> Writer<'a> {
         steps.pop();
     }
 
-    /// A place's path in words: `.params[]`, `.meta?{}`, `::Named.value`.
-    fn path(&self, steps: &[Step]) -> String {
+    /// A place's path in words (`.params[]`, `.meta?{}`, `::Named.value`), and its key as the trace names it (the innermost named
+    /// container and the path inside it: `Inner.items[]`, `Event::Data.0`).
+    fn path_and_key(&self, steps: &[Step]) -> (String, String) {
         let mut out = String::new();
+        let mut key = String::new();
         let mut shape = self.root.clone();
         let mut steps = steps.iter();
         while let Some(step) = steps.next() {
-            let next = match (self.resolve(&shape), step) {
+            let before = out.len();
+            let resolved = self.resolve(&shape);
+            if let Resolved::Container(name, _) = resolved {
+                key = name.clone();
+            }
+            let next = match (resolved, step) {
                 (Resolved::Shape(Shape::Option(inner)), Step::Some) => {
                     out.push('?');
                     inner.as_ref().clone()
@@ -938,9 +976,10 @@ impl<'a> Writer<'a> {
                 }
                 _ => break,
             };
+            key.push_str(out.get(before..).unwrap_or_default());
             shape = next;
         }
-        out
+        (out, key)
     }
 
     /// The smallest valid encoding of `shape`: nil for an option, empty collections, an enum's

@@ -70,7 +70,11 @@ fn a_decoder_that_decodes_nothing_tested_nothing() {
         .run();
     assert!(report.broken().is_empty());
     let why = report.untested().expect("nothing past the first refusal");
-    assert!(why.contains("no valid document decoded"), "{why}");
+    assert!(why.contains("3 of the type's 3 places are open"), "{why}");
+    assert!(
+        why.contains("`Request.name` (never reached under a decoder of another format"),
+        "{why}"
+    );
     assert!(report.places().iter().all(|p| p.reached_by.is_none()));
 }
 

@@ -15,6 +15,20 @@ use super::{Container, Shape, Variant};
 use crate::sample::{Sample, SampleDeserializer};
 use crate::search::{alternatives, probes};
 
+/// What a leaf's request asks for, in words.
+fn describe(shape: &Shape) -> String {
+    match shape {
+        Shape::Unit => "unit".into(),
+        Shape::Bool => "a bool".into(),
+        Shape::Int { signed, bits } => format!("{}{bits}", if *signed { "i" } else { "u" }),
+        Shape::Float(bits) => format!("f{bits}"),
+        Shape::Char => "a char".into(),
+        Shape::Str => "a str".into(),
+        Shape::Bytes => "bytes".into(),
+        _ => "a value".into(),
+    }
+}
+
 /// The tracing deserializer's position: the run's state and where it reads, as a path from
 /// the root (`.params[]`) and as a key: the innermost named container and the path inside it
 /// (`Param::List[]`), which names the same place wherever the container appears.
@@ -38,6 +52,12 @@ impl Tracer<'_> {
     /// The place's key: its container's name and the path inside it.
     pub(super) fn key(&self) -> String {
         format!("{}{}", self.scope, self.rel)
+    }
+
+    /// This run asks for `what` here: a request of the ledger.
+    pub(super) fn ask(&mut self, what: impl FnOnce() -> String) {
+        let key = self.key();
+        self.state.ask(&key, what);
     }
 
     pub(super) fn saw(&mut self, shape: &Shape) {
@@ -366,6 +386,7 @@ impl Recording<'_, '_> {
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
         self.found(shape.clone());
+        self.tracer.ask(|| describe(&shape));
         let key = self.tracer.key();
         let direct_field = self.tracer.rel.matches(['.', '[', '{', '?', ':']).count() == 1
             && self.tracer.rel.starts_with('.');
@@ -514,6 +535,11 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
         self.found(Shape::Opaque);
+        self.tracer.ask(|| "any value, ignored".into());
+        let key = self.tracer.key();
+        if let Some(request) = self.tracer.state.requests.get_mut(&key) {
+            request.ignored = true;
+        }
         visitor.visit_unit()
     }
 
@@ -522,6 +548,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
         self.found(Shape::Opaque);
+        self.tracer.ask(|| "any value".into());
         let key = self.tracer.key();
         let state = &mut *self.tracer.state;
         let value = state
@@ -543,6 +570,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         mut self,
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
+        self.tracer.ask(|| "an option".into());
         if self.tracer.escapes() {
             let inner = self.tracer.seen_at("?");
             self.found(Shape::Option(Box::new(inner)));
@@ -563,6 +591,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         mut self,
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
+        self.tracer.ask(|| "a sequence".into());
         if self.tracer.escapes() {
             let inner = self.tracer.seen_at("[]");
             self.found(Shape::Seq(Box::new(inner)));
@@ -591,6 +620,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         mut self,
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
+        self.tracer.ask(|| "a map".into());
         if self.tracer.escapes() {
             let key = self.tracer.seen_at("{key}");
             let value = self.tracer.seen_at("{}");
@@ -630,6 +660,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
+        self.tracer.ask(|| format!("a tuple of {len}"));
         let (value, shapes) = read_fields(&mut self.tracer, positions(len), visitor)?;
         self.found(Shape::Tuple(shapes));
         Ok(value)
@@ -641,6 +672,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
         let name = self.tracer.identify::<V>(name)?;
+        self.tracer.ask(|| format!("unit struct {name}"));
         self.shape.0 = Some(Shape::Named(name.clone()));
         self.tracer.within(&name, |_| {
             Ok((visitor.visit_unit()?, Container::UnitStruct))
@@ -653,6 +685,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
         let name = self.tracer.identify::<V>(name)?;
+        self.tracer.ask(|| format!("newtype struct {name}"));
         self.shape.0 = Some(Shape::Named(name.clone()));
         self.tracer.within(&name, |tracer| {
             let mut inner = ShapeOf::default();
@@ -671,6 +704,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
         let name = self.tracer.identify::<V>(name)?;
+        self.tracer.ask(|| format!("tuple struct {name}"));
         self.shape.0 = Some(Shape::Named(name.clone()));
         self.tracer.within(&name, |tracer| {
             let (value, shapes) = read_fields(tracer, positions(len), visitor)?;
@@ -685,6 +719,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
         let name = self.tracer.identify::<V>(name)?;
+        self.tracer.ask(|| format!("struct {name}"));
         self.shape.0 = Some(Shape::Named(name.clone()));
         if let Some(sample) = self.collection_sample(Sample::Map(Vec::new())) {
             // An adjacently tagged enum, searched as a map once its tag named its variants.
@@ -708,7 +743,9 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
         let key = self.tracer.identify::<V>(name)?;
+        self.tracer.ask(|| format!("enum {key}"));
         self.found(Shape::Named(key.clone()));
+        self.tracer.state.list_variants(&key, variants);
         if variants.is_empty() {
             return Err(TraceFailure(format!("enum {name} has no variants")));
         }
@@ -739,10 +776,15 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         let chosen = match (&state.enums[&key], &state.exploring) {
             // Recursing: a variant known to end, one not known to recurse if none is.
             (known, _) if depth_inside == 1 => known.default_variant(&recursive),
+            // The variant explored, also after a run went through it while a place inside
+            // it still searches (each variant of a tagged enum it holds).
             (known, Some((explored, v)))
                 if *explored == key
                     && !state.explored
-                    && known.status.get(*v) == Some(&Status::Untried) =>
+                    && matches!(
+                        known.status.get(*v),
+                        Some(&Status::Untried) | Some(&Status::Traced)
+                    ) =>
             {
                 state.explored = true;
                 *v
@@ -767,6 +809,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
             .frames
             .push((key.clone(), chosen, start, state.open.len()));
         state.open.push(key.clone());
+        state.ask(&format!("{key}::{}", variants[chosen]), String::new);
         let mut content = None;
         let result = visitor.visit_enum(Choice {
             tracer: Tracer {

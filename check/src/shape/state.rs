@@ -255,8 +255,31 @@ impl EnumState {
     }
 }
 
+/// What the trace learned of one request the type's `Deserialize` made (a node of the
+/// ledger, [`crate::ledger`]).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Request {
+    /// What was asked: `a str`, `a sequence`, `struct Inner`, `any value`.
+    pub(super) what: String,
+    /// A run that went through passed through it.
+    pub(super) built: bool,
+    /// Every run that asked it ended recursing into a container it was inside: its content
+    /// is that container, traced where it was first met.
+    pub(super) recursed: bool,
+    /// The last refusal of a run that asked it and failed.
+    pub(super) refusal: Option<String>,
+    /// It is a variant of the enum at the place before its `::`.
+    pub(super) variant: bool,
+    /// Read with `deserialize_ignored_any`: whatever it holds is skipped unseen.
+    pub(super) ignored: bool,
+}
+
 #[derive(Default)]
 pub(super) struct State {
+    /// Every request any run made, by key: what the ledger is made of.
+    pub(super) requests: BTreeMap<String, Request>,
+    /// The keys this run asked, in order.
+    pub(super) asked: Vec<String>,
     pub(super) containers: BTreeMap<String, Container>,
     /// What each place (by path) was seen to hold, in any run.
     pub(super) seen: BTreeMap<String, Shape>,
@@ -307,7 +330,46 @@ pub(super) struct State {
 }
 
 impl State {
+    /// This run asks for `what` at `key`.
+    pub(super) fn ask(&mut self, key: &str, what: impl FnOnce() -> String) {
+        self.requests
+            .entry(key.to_string())
+            .or_insert_with(|| Request {
+                what: what(),
+                ..Request::default()
+            });
+        self.asked.push(key.to_string());
+    }
+
+    /// The enum at `key` lists `variants`: each is a request, asked or not.
+    pub(super) fn list_variants(&mut self, key: &str, variants: &[&str]) {
+        for variant in variants {
+            self.requests
+                .entry(format!("{key}::{variant}"))
+                .or_insert_with(|| Request {
+                    what: "a variant".into(),
+                    variant: true,
+                    ..Request::default()
+                });
+        }
+    }
+
+    /// How this run ended, for every request it made: `None` when it went through.
+    fn settle_asked(&mut self, failure: Option<&str>) {
+        for key in std::mem::take(&mut self.asked) {
+            let Some(request) = self.requests.get_mut(&key) else {
+                continue;
+            };
+            match failure {
+                None => request.built = true,
+                Some(RECURSED) => request.recursed = true,
+                Some(refusal) => request.refusal = Some(refusal.to_string()),
+            }
+        }
+    }
+
     pub(super) fn begin_run(&mut self) {
+        self.asked.clear();
         self.open.clear();
         self.escapable.clear();
         self.cut_at = None;
@@ -342,6 +404,11 @@ impl State {
             self.exploring = None;
             return;
         };
+        // A failure recovered on the way (a place inside the variant searching on, for each
+        // variant of a tagged enum it holds) is retried by the same route.
+        if changed && self.explored && !matches!(status, Status::Refused(_)) {
+            return;
+        }
         if *status == Status::Untried {
             if self.explored || changed {
                 return;
@@ -473,6 +540,7 @@ impl State {
     /// A run went through: every place it read accepts what it was handed. True when a
     /// place searches on (for the other variants of what it accepts).
     pub(super) fn accept_run(&mut self) -> bool {
+        self.settle_asked(None);
         let mut more = false;
         let mut read = std::mem::take(&mut self.read);
         read.dedup();
@@ -529,6 +597,8 @@ impl State {
     /// After a failed run: changes what the next run does so that it gets past the failure.
     /// False when nothing is left to change.
     pub(super) fn recover(&mut self, error: &TraceFailure) -> bool {
+        self.settle_asked(Some(&error.0));
+        self.reveal_tagged_variants(&error.0);
         if error.0 == RECURSED {
             let escaped = match self.cut_at.take() {
                 Some(place) => self.escapes.insert(place),
@@ -550,9 +620,10 @@ impl State {
                 continue;
             };
             self.last_blamed = Some(key.clone());
-            if error
-                .0
-                .contains("did not match any variant of untagged enum")
+            if search.kind == Searching::Any
+                && error
+                    .0
+                    .contains("did not match any variant of untagged enum")
             {
                 self.gaps.insert(key.clone(), error.0.clone());
             }
@@ -595,6 +666,135 @@ impl State {
             }
         }
         false
+    }
+
+    /// A refusal naming an enum's variants at a place read through serde's buffering (an
+    /// internally or adjacently tagged enum: `unknown variant `x`, expected one of `A`, `B``)
+    /// reveals them: each is a request of that place, built when a value with its tag is
+    /// accepted there.
+    fn reveal_tagged_variants(&mut self, message: &str) {
+        if crate::search::quoted_after(message, "unknown variant ").is_none() {
+            return;
+        }
+        let names =
+            crate::search::quoted_list(message.split_once("expected").map_or("", |(_, e)| e));
+        let Some(key) = self.read.iter().rev().find(|key| {
+            self.searches
+                .get(*key)
+                .is_some_and(|s| s.kind != Searching::Leaf || s.parent_struct.is_some())
+        }) else {
+            return;
+        };
+        // A tag read as an identifier inside a struct names the struct's variants.
+        let key = match self.searches.get(key).and_then(|s| s.parent_struct.clone()) {
+            Some(parent)
+                if self
+                    .searches
+                    .get(key)
+                    .is_some_and(|s| s.kind == Searching::Leaf) =>
+            {
+                parent
+            }
+            _ => key.clone(),
+        };
+        for name in names {
+            self.requests
+                .entry(format!("{key}::{name}"))
+                .or_insert_with(|| Request {
+                    what: "a variant (named by its tag)".into(),
+                    variant: true,
+                    ..Request::default()
+                })
+                .refusal
+                .get_or_insert_with(|| message.to_string());
+        }
+    }
+
+    /// What the trace knows of every request made: the nodes it gives the ledger.
+    pub(super) fn nodes(&mut self) -> Vec<super::Node> {
+        use super::{Node, NodeTrace};
+        self.build_tagged_variants();
+        // Every kind a self-describing value holds (bytes aside: `serde_json::Value` has none).
+        let accepts_anything = |search: &Search| {
+            probes()
+                .iter()
+                .filter(|p| !matches!(p, Sample::Bin(_)))
+                .all(|p| search.accepted.contains(p))
+        };
+        self.requests
+            .iter()
+            .map(|(key, request)| {
+                let search = self.searches.get(key);
+                let trace = if request.ignored {
+                    NodeTrace::Opaque(
+                        "read with deserialize_ignored_any: whatever it holds is skipped, \
+                            unseen"
+                            .into(),
+                    )
+                } else if let Some(search) = search.filter(|s| {
+                    s.kind == Searching::Any && s.panicked.is_empty() && accepts_anything(s)
+                }) {
+                    NodeTrace::Opaque(if search.buffered {
+                        "read through serde's buffering (an untagged or internally tagged \
+                            enum, a flattened field), it accepted every kind of value tried: a \
+                            catch-all took them, so what it really holds was never asked for"
+                            .into()
+                    } else {
+                        "a self-describing value (serde_json::Value, hardpack::Value, a \
+                            visitor of every kind): it accepts any document, its inside unseen"
+                            .into()
+                    })
+                } else if let Some(said) = self.gaps.get(key) {
+                    NodeTrace::SeenInPart(format!(
+                        "it refuses without saying what it wants ({said}): its variants that \
+                            are not a plain value are seen only through a sample"
+                    ))
+                } else if request.built || (request.recursed && request.refusal.is_none()) {
+                    NodeTrace::Built
+                } else if request.recursed {
+                    // Asked in runs that recursed, refused in others: the recursion is
+                    // traced where it was first met.
+                    NodeTrace::Built
+                } else if let Some(refusal) = &request.refusal {
+                    NodeTrace::Refused(refusal.clone())
+                } else {
+                    NodeTrace::NeverReached
+                };
+                Node {
+                    place: key.clone(),
+                    what: request.what.clone(),
+                    variant: request.variant,
+                    trace,
+                }
+            })
+            .collect()
+    }
+
+    /// The variants revealed by a tag at a searched place that a value accepted there names.
+    fn build_tagged_variants(&mut self) {
+        for (key, request) in self.requests.iter_mut() {
+            if !request.variant || request.built {
+                continue;
+            }
+            let Some((place, variant)) = key.rsplit_once("::") else {
+                continue;
+            };
+            let Some(search) = self.searches.get(place) else {
+                continue;
+            };
+            let names_it = |sample: &Sample| match sample {
+                Sample::Map(entries) => entries
+                    .iter()
+                    .any(|(_, v)| matches!(v, Sample::Str(s) if s == variant)),
+                Sample::Array(items) => {
+                    matches!(items.first(), Some(Sample::Str(s)) if s == variant)
+                }
+                _ => false,
+            };
+            if search.accepted.iter().any(names_it) {
+                request.built = true;
+            }
+        }
     }
 
     /// Makes the struct at `parent` search maps holding its tag field (`tag_key` names it)

@@ -1,0 +1,212 @@
+//! The ledger decides the verdict: every request a type's `Deserialize` makes is a line,
+//! closed only when a value went through it and the decoder got there. Each test plants
+//! what the line must say and asserts the place and reason by their literal names.
+
+use std::collections::BTreeMap;
+
+use hardpack_check::{check, CountingAlloc, Open};
+use serde::{Deserialize, Deserializer, Serialize};
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
+
+/// Accepts only ids of one form, which the tracer cannot guess.
+#[derive(Debug, Serialize)]
+struct Id(String);
+
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        if s.starts_with("id-") && s.len() == 9 {
+            Ok(Id(s))
+        } else {
+            Err(serde::de::Error::custom("not an id"))
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Group {
+    name: String,
+    members: Vec<Id>,
+}
+
+fn open_places(report: &hardpack_check::Report) -> BTreeMap<String, &'static str> {
+    report
+        .ledger
+        .open()
+        .iter()
+        .map(|l| (l.place.clone(), l.open.as_ref().map_or("", Open::name)))
+        .collect()
+}
+
+#[test]
+fn a_collection_whose_element_refuses_every_value_leaves_the_element_open() {
+    let report = check::<Group>().run();
+    assert!(!report.is_hardened(), "{}", report.text());
+    assert_eq!(
+        open_places(&report),
+        BTreeMap::from([("Group.members[]".to_string(), "refused")])
+    );
+    let line = report.ledger.open()[0];
+    assert!(
+        line.open
+            .as_ref()
+            .unwrap()
+            .reason("hardpack")
+            .contains("not an id"),
+        "{line:?}"
+    );
+}
+
+#[test]
+fn a_sample_holding_an_element_closes_it() {
+    let report = check::<Group>()
+        .sample(&Group {
+            name: "ops".into(),
+            members: vec![Id("id-000042".into())],
+        })
+        .run();
+    assert!(report.is_hardened(), "{}", report.text());
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Envelope {
+    kind: u8,
+    body: serde_json::Value,
+}
+
+#[test]
+fn an_opaque_place_is_open_and_named() {
+    let report = check::<Envelope>().run();
+    assert!(!report.is_hardened(), "{}", report.text());
+    assert_eq!(
+        open_places(&report),
+        BTreeMap::from([("Envelope.body".to_string(), "opaque")])
+    );
+}
+
+#[test]
+fn a_sample_the_decoder_refuses_leaves_what_only_it_holds_open_with_the_error() {
+    let report = check::<Group>()
+        .sample(&Group {
+            name: "ops".into(),
+            members: vec![Id("id-000042".into())],
+        })
+        .decoder("a decoder refusing members", |bytes| {
+            if bytes.windows(3).any(|w| w == b"id-") {
+                return Err("members refused".to_string());
+            }
+            rmp_serde::from_slice::<Group>(bytes).map_err(|e| e.to_string())
+        })
+        .run();
+    assert!(!report.is_hardened(), "{}", report.text());
+    let open = report.ledger.open();
+    let places: Vec<&str> = open.iter().map(|l| l.name()).collect();
+    assert_eq!(places, ["Group.members[]"]);
+    assert_eq!(
+        open[0].open,
+        Some(Open::InsideRefusedSample {
+            sample: "sample-0-named".into(),
+            error: "members refused".into()
+        })
+    );
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(untagged)]
+enum Key {
+    Numeric(u64),
+    Named { name: Id },
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Lookup {
+    first: Key,
+    second: Key,
+}
+
+#[test]
+fn untagged_places_are_seen_only_in_part_without_a_sample() {
+    let report = check::<Lookup>().run();
+    assert_eq!(
+        open_places(&report),
+        BTreeMap::from([
+            ("Lookup.first".to_string(), "seen-in-part"),
+            ("Lookup.second".to_string(), "seen-in-part"),
+        ]),
+        "{}",
+        report.text()
+    );
+}
+
+#[test]
+fn a_sample_passing_both_untagged_places_closes_them_both() {
+    let report = check::<Lookup>()
+        .sample(&Lookup {
+            first: Key::Named {
+                name: Id("id-000001".into()),
+            },
+            second: Key::Numeric(7),
+        })
+        .run();
+    assert!(report.is_hardened(), "{}", report.text());
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+enum Outer {
+    Plain(u8),
+    Tagged { inner: Inner },
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t")]
+enum Inner {
+    A { x: u8 },
+    B { y: String },
+}
+
+#[test]
+fn a_tagged_enum_inside_a_struct_variant_has_every_variant_in_the_ledger() {
+    let report = check::<Outer>().run();
+    let lines: Vec<&str> = report
+        .ledger
+        .lines
+        .iter()
+        .filter(|l| l.variant)
+        .map(|l| l.name())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "Outer::Plain",
+            "Outer::Tagged",
+            "Outer::Tagged.inner::A",
+            "Outer::Tagged.inner::B"
+        ],
+        "{}",
+        report.text()
+    );
+    assert!(report.is_hardened(), "{}", report.text());
+}
+
+#[test]
+fn a_sample_passing_one_untagged_place_leaves_the_other_open() {
+    #[derive(Debug, Deserialize, Serialize)]
+    struct Pair {
+        first: Key,
+        second: Option<Key>,
+    }
+    let report = check::<Pair>()
+        .sample(&Pair {
+            first: Key::Numeric(7),
+            second: None,
+        })
+        .run();
+    assert_eq!(
+        open_places(&report),
+        BTreeMap::from([("Pair.second?".to_string(), "seen-in-part")]),
+        "{}",
+        report.text()
+    );
+}
