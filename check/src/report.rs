@@ -7,7 +7,6 @@ use std::time::Duration;
 use hardpack::{Limit, Limits};
 
 use crate::payload::Payload;
-use crate::shape::UnseenKind;
 
 /// What decoding one payload did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -459,64 +458,36 @@ impl Report {
         if let Some(e) = &self.trace_error {
             let _ = writeln!(out, "  {e}");
         }
-        for gap in &self.trace_gaps {
-            let _ = writeln!(out, "  seen in part: {gap}");
-        }
-        for unseen in &self.unseen {
-            let what = match unseen.kind {
-                UnseenKind::Variant => "variant never built",
-                UnseenKind::AcceptedAnything => "accepted anything, inside unseen",
-                UnseenKind::AnyValue => "any value",
-            };
-            let _ = writeln!(out, "  {what}: `{}`: {}", unseen.place, unseen.why);
-        }
         for e in &self.sample_errors {
             let _ = writeln!(out, "  {e}");
         }
         if let Some(e) = &self.failure {
             let _ = writeln!(out, "  the check could not finish: {e}");
         }
-        if let Some(why) = self.untested() {
-            let _ = writeln!(out, "  NOT TESTED: {why}");
-        }
-        let places = self.places();
-        if !places.is_empty() {
-            let reached = places.iter().filter(|p| p.reached_by.is_some()).count();
-            let inside_unseen = self
-                .unseen
-                .iter()
-                .filter(|u| u.kind != UnseenKind::Variant)
-                .count();
+        if self.verdict_needs_reach && !self.ledger.lines.is_empty() {
+            let open = self.ledger.open();
             let _ = writeln!(
                 out,
-                "  places: {reached} of {} reached by some payload{}",
-                places.len(),
-                match inside_unseen {
-                    0 => String::new(),
-                    n => format!(
-                        "; {n} of them accepted any value, so what is inside {} was not seen",
-                        if n == 1 { "it" } else { "them" }
-                    ),
-                }
+                "  {}: {} of the type's {} places open, {} closed (built and reached)",
+                if open.is_empty() {
+                    "ledger"
+                } else {
+                    "NOT TESTED"
+                },
+                open.len(),
+                self.ledger.lines.len(),
+                self.ledger.lines.len() - open.len(),
             );
-            let missed: Vec<&str> = places
-                .iter()
-                .filter(|p| p.reached_by.is_none())
-                .map(|p| p.place.as_str())
-                .collect();
-            if !missed.is_empty() {
-                let shown: Vec<&str> = missed.iter().take(12).copied().collect();
-                let _ = writeln!(
-                    out,
-                    "  not reached (every attack there was refused before it, and no valid \
-                     document holding it decoded; a sample that reaches it helps): {}{}",
-                    shown.join(", "),
-                    if missed.len() > shown.len() {
-                        format!(" and {} more", missed.len() - shown.len())
-                    } else {
-                        String::new()
-                    }
-                );
+            for line in &open {
+                if let Some(why) = &line.open {
+                    let _ = writeln!(
+                        out,
+                        "  open: `{}` ({}): {}",
+                        line.name(),
+                        line.what,
+                        why.reason(&self.decoder)
+                    );
+                }
             }
         }
         if let Some(limits) = &self.limits {
@@ -652,15 +623,14 @@ impl Report {
             "heap_ceiling": self.heap_ceiling,
             "time_limit_ms": self.time_limit.as_millis() as u64,
             "trace_error": self.trace_error,
-            "trace_gaps": self.trace_gaps,
-            "unseen": self.unseen.iter().map(|u| serde_json::json!({
-                "place": u.place,
-                "kind": match u.kind {
-                    UnseenKind::Variant => "variant_never_built",
-                    UnseenKind::AcceptedAnything => "accepted_anything",
-                    UnseenKind::AnyValue => "any_value",
-                },
-                "why": u.why,
+            "ledger": self.ledger.lines.iter().map(|line| serde_json::json!({
+                "place": line.place,
+                "what": line.what,
+                "variant": line.variant,
+                "built_by": line.built_by,
+                "reached_by": line.reached_by,
+                "open": line.open.as_ref().map(crate::ledger::Open::name),
+                "reason": line.open.as_ref().map(|o| o.reason(&self.decoder)),
             })).collect::<Vec<_>>(),
             "failure": self.failure,
             "build": self.build,

@@ -254,12 +254,29 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
         if let Some(v) = place.variant {
             // The enum at this place written as its variant `v`. A variant the trace could
             // not build has no valid document.
-            if let Resolved::Container(_, Container::Enum(variants)) = writer.resolve(&place.shape)
+            if let Resolved::Container(enum_name, Container::Enum(variants)) =
+                writer.resolve(&place.shape)
             {
-                if let Some((_, Some(_))) = variants.get(v) {
+                if let Some((variant, Some(content))) = variants.get(v) {
                     let written = writer.variant(variants, v, None, &mut Vec::new());
                     let (control, _) = writer.with_hole(&traced.root, &place.steps, &written);
                     add_control(&mut controls, name(place), control);
+                    // A struct variant gets a struct's attacks, written as the variant.
+                    if let Variant::Struct(fields) = content {
+                        for (id, what, bytes) in writer.struct_attacks(enum_name, fields, depth) {
+                            let as_variant = [&[0x81][..], &str_bytes(variant), &bytes].concat();
+                            let (bytes, offset) =
+                                writer.with_hole(&traced.root, &place.steps, &as_variant);
+                            out.push(
+                                Payload::new(
+                                    format!("{}.{id}", name(place)),
+                                    format!("{}: {what}", name(place)),
+                                    bytes,
+                                )
+                                .at_place(name(place), offset),
+                            );
+                        }
+                    }
                 }
             }
             continue;
@@ -415,53 +432,8 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
                 }
             }
             Resolved::Container(name, Container::Struct(fields)) => {
-                // Read as a map (to_vec_named's form), with a field the type does not know.
-                let known: Vec<u8> = fields
-                    .iter()
-                    .flat_map(|(field, shape)| {
-                        [
-                            str_bytes(field),
-                            writer.minimal(shape, &mut vec![name.clone()]),
-                        ]
-                        .concat()
-                    })
-                    .collect();
-                let with_unknown = |hostile: &[u8]| {
-                    [
-                        map_header(fields.len() + 1),
-                        known.clone(),
-                        str_bytes(UNKNOWN),
-                        hostile.to_vec(),
-                    ]
-                    .concat()
-                };
-                let deep = [vec![0x91; depth], vec![0xc0]].concat();
-                out.push(at(
-                    "unknown-field-nested",
-                    format!(
-                        "read as a map, an unknown field holding {} nested arrays",
-                        thousands(depth)
-                    ),
-                    &with_unknown(&deep),
-                ));
-                out.push(at(
-                    "unknown-field-claims",
-                    "read as a map, an unknown field holding 200 nested array 32 headers each \
-                     claiming 4294967295 elements"
-                        .into(),
-                    &with_unknown(&[0xdd, 0xff, 0xff, 0xff, 0xff].repeat(200)),
-                ));
-                if let Some((first, shape)) = fields.first() {
-                    let field = [
-                        str_bytes(first),
-                        writer.minimal(shape, &mut vec![name.clone()]),
-                    ]
-                    .concat();
-                    out.push(at(
-                        "duplicate-field",
-                        format!("read as a map, the field {first} twice"),
-                        &[map_header(fields.len() + 1), known.clone(), field].concat(),
-                    ));
+                for (id, what, bytes) in writer.struct_attacks(name, fields, depth) {
+                    out.push(at(id, what, &bytes));
                 }
             }
             Resolved::Container(name, Container::Newtype(_)) if name == EXT_STRUCT_NAME => {
@@ -980,6 +952,60 @@ impl<'a> Writer<'a> {
             shape = next;
         }
         (out, key)
+    }
+
+    /// The attacks a struct invites wherever it sits (a struct, a struct variant): read as a
+    /// map (to_vec_named's form), a field the type does not know holding a deep nesting or
+    /// length claims, and a known field twice. `name` is the container whose fields these are.
+    fn struct_attacks(
+        &self,
+        name: &str,
+        fields: &[(String, Shape)],
+        depth: usize,
+    ) -> Vec<(&'static str, String, Vec<u8>)> {
+        let open = || vec![name.to_string()];
+        let known: Vec<u8> = fields
+            .iter()
+            .flat_map(|(field, shape)| {
+                [str_bytes(field), self.minimal(shape, &mut open())].concat()
+            })
+            .collect();
+        let with_unknown = |hostile: &[u8]| {
+            [
+                map_header(fields.len() + 1),
+                known.clone(),
+                str_bytes(UNKNOWN),
+                hostile.to_vec(),
+            ]
+            .concat()
+        };
+        let deep = [vec![0x91; depth], vec![0xc0]].concat();
+        let mut out = vec![
+            (
+                "unknown-field-nested",
+                format!(
+                    "read as a map, an unknown field holding {} nested arrays",
+                    thousands(depth)
+                ),
+                with_unknown(&deep),
+            ),
+            (
+                "unknown-field-claims",
+                "read as a map, an unknown field holding 200 nested array 32 headers each \
+                 claiming 4294967295 elements"
+                    .into(),
+                with_unknown(&[0xdd, 0xff, 0xff, 0xff, 0xff].repeat(200)),
+            ),
+        ];
+        if let Some((first, shape)) = fields.first() {
+            let field = [str_bytes(first), self.minimal(shape, &mut open())].concat();
+            out.push((
+                "duplicate-field",
+                format!("read as a map, the field {first} twice"),
+                [map_header(fields.len() + 1), known.clone(), field].concat(),
+            ));
+        }
+        out
     }
 
     /// The smallest valid encoding of `shape`: nil for an option, empty collections, an enum's
