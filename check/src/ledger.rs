@@ -124,6 +124,9 @@ pub struct Passage {
     pub row: usize,
     /// The keys of the nodes it passes through.
     pub keys: Vec<String>,
+    /// The variants its tags may name where the trace found tagged variants: each closes
+    /// only a line the trace has.
+    pub tags: Vec<String>,
 }
 
 /// Every request of the type, and what the check saw of each.
@@ -181,7 +184,12 @@ impl Ledger {
         let mut decoded_samples: BTreeSet<&str> = BTreeSet::new();
         for passage in entries.passages {
             let row = entries.rows.iter().find(|row| row.index == passage.row);
-            for key in &passage.keys {
+            let tags: Vec<&String> = passage
+                .tags
+                .iter()
+                .filter(|t| lines.contains_key(*t))
+                .collect();
+            for key in passage.keys.iter().chain(tags) {
                 let line = lines.entry(key.clone()).or_insert_with(|| Line {
                     place: key.clone(),
                     what: "a value".into(),
@@ -210,16 +218,14 @@ impl Ledger {
                 }
             }
         }
-        let sampled: BTreeSet<&str> = entries
-            .passages
-            .iter()
-            .flat_map(|p| p.keys.iter().map(String::as_str))
-            .collect();
-        let given: BTreeSet<&str> = entries
+        let passed =
+            |p: &'_ Passage| -> Vec<String> { p.keys.iter().chain(&p.tags).cloned().collect() };
+        let sampled: BTreeSet<String> = entries.passages.iter().flat_map(passed).collect();
+        let given: BTreeSet<String> = entries
             .passages
             .iter()
             .filter(|p| p.given)
-            .flat_map(|p| p.keys.iter().map(String::as_str))
+            .flat_map(passed)
             .collect();
 
         // The payloads: a place an attack landed in, or a valid document holding it decoded.
@@ -237,10 +243,10 @@ impl Ledger {
 
         for line in lines.values_mut() {
             let trace = traced.get(line.place.as_str()).copied();
-            let by_sample = sampled.contains(line.place.as_str());
+            let by_sample = sampled.contains(&line.place);
             // Only what a user gave shows what an opaque place really holds.
-            let decoded_sample = decoded_samples.contains(line.place.as_str())
-                && given.contains(line.place.as_str());
+            let decoded_sample =
+                decoded_samples.contains(line.place.as_str()) && given.contains(&line.place);
             line.open = match trace {
                 // Opaque or seen in part: only a sample the decoder read shows what it holds.
                 Some(NodeTrace::Opaque(why)) if !decoded_sample => Some(Open::Opaque(why.clone())),

@@ -419,7 +419,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                     places: Vec::new(),
                     place_keys: Default::default(),
                     nodes: Vec::new(),
-                    identities: Default::default(),
+                    names: Default::default(),
                 }
             }
         }
@@ -560,10 +560,10 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             places: type_places,
             place_keys,
             nodes,
-            identities,
+            names,
         } = generated;
         let mut sample_errors = sample_errors;
-        let passages = self.passages(&payloads, &identities, &mut sample_errors);
+        let passages = self.passages(&payloads, &names, &mut sample_errors);
         let trace_error = error.map(|e| e.to_string()).or(file_error);
         let steps: Vec<Option<usize>> = match &self.sweep {
             None => vec![None],
@@ -660,7 +660,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     fn passages(
         &self,
         payloads: &[Payload],
-        identities: &std::collections::BTreeMap<(String, &'static str), String>,
+        names: &crate::shape::Names,
         errors: &mut Vec<String>,
     ) -> Vec<Passage> {
         let mut out = Vec::new();
@@ -676,12 +676,13 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             let Ok(sample) = crate::sample::Sample::parse(&payload.bytes) else {
                 continue;
             };
-            match crate::shape::passage::<T>(&sample, identities) {
-                Ok(keys) => out.push(Passage {
+            match crate::shape::passage::<T>(&sample, names) {
+                Ok((keys, tags)) => out.push(Passage {
                     sample: given.clone().unwrap_or_else(|| payload.id.clone()),
                     given: given.is_some(),
                     row,
                     keys,
+                    tags,
                 }),
                 Err(e) => {
                     if let Some(name) = given {

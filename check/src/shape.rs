@@ -127,8 +127,8 @@ pub struct Traced {
     pub unseen: Vec<Unseen>,
     /// Every request the type's `Deserialize` made in any run, and what the trace made of it.
     pub nodes: Vec<Node>,
-    /// The key of each type by its serde name and visitor type, as the trace named them.
-    pub(crate) identities: BTreeMap<(String, &'static str), String>,
+    /// How the trace named what it met, for a sample's passage to name it alike.
+    pub(crate) names: Names,
 }
 
 /// A request the type's `Deserialize` made, in any run of the trace: a node of the check's
@@ -200,8 +200,17 @@ pub struct TraceError {
     pub reason: String,
     /// Every request the type's `Deserialize` made before the trace gave up.
     pub nodes: Vec<Node>,
-    /// The key of each type by its serde name and visitor type.
+    /// How the trace named what it met.
+    pub(crate) names: Names,
+}
+
+/// How a trace named what it met: the key of each type by its serde name and visitor type (a
+/// generic with two parameters is two keys), and the structs it handed samples instead of
+/// reading them field by field (an adjacently tagged enum, a struct with a flattened field).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Names {
     pub(crate) identities: BTreeMap<(String, &'static str), String>,
+    pub(crate) sampled_structs: std::collections::BTreeSet<String>,
 }
 
 impl fmt::Display for TraceError {
@@ -305,6 +314,7 @@ pub fn trace_with<T: Deserialize<'static>>(samples: &[Sample]) -> Result<Traced,
         (Some(root), _) => {
             let unseen = state.unseen();
             let nodes = state.nodes();
+            let names = state.names();
             let mut traced = Traced {
                 type_name,
                 root,
@@ -323,7 +333,7 @@ pub fn trace_with<T: Deserialize<'static>>(samples: &[Sample]) -> Result<Traced,
                     .collect(),
                 unseen,
                 nodes,
-                identities: state.identities.clone(),
+                names,
             };
             apply_samples(&mut traced, &state.searches);
             Ok(traced)
@@ -331,7 +341,7 @@ pub fn trace_with<T: Deserialize<'static>>(samples: &[Sample]) -> Result<Traced,
         (None, reason) => Err(TraceError {
             type_name,
             nodes: state.nodes(),
-            identities: state.identities.clone(),
+            names: state.names(),
             reason: match reason.as_deref() {
                 Some(RECURSED) => "it recurses with no place to stop (no Option, sequence, \
                     map or enum variant that ends)"

@@ -73,7 +73,7 @@ pub(crate) struct Generated {
     /// Every request the type's `Deserialize` made during the trace.
     pub(crate) nodes: Vec<crate::shape::Node>,
     /// The trace's key of each type, by serde name and visitor type.
-    pub(crate) identities: BTreeMap<(String, &'static str), String>,
+    pub(crate) names: crate::shape::Names,
 }
 
 /// [`payloads_for`], tracing with the values of `samples` ([`crate::shape::trace_with`]).
@@ -92,7 +92,7 @@ pub(crate) fn generate<T: Deserialize<'static>>(samples: &[Sample]) -> Generated
                 places,
                 place_keys,
                 nodes: traced.nodes,
-                identities: traced.identities,
+                names: traced.names,
             }
         }
         Err(e) => Generated {
@@ -103,7 +103,7 @@ pub(crate) fn generate<T: Deserialize<'static>>(samples: &[Sample]) -> Generated
             places: Vec::new(),
             place_keys: BTreeMap::new(),
             nodes: e.nodes.clone(),
-            identities: e.identities.clone(),
+            names: e.names.clone(),
             error: Some(e),
         },
     }

@@ -2,7 +2,6 @@
 //! sample, and every request it makes is recorded under the key the tracer gives the same
 //! place (`Inner.items[]`, `Event::Data.0`). A sample closes only the nodes it passes.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::de::{
@@ -10,6 +9,7 @@ use serde::de::{
     Visitor,
 };
 
+use super::Names;
 use crate::sample::{Sample, SampleDeserializer};
 
 /// The error of a sample the type refuses.
@@ -30,37 +30,49 @@ impl de::Error for Refused {
     }
 }
 
-/// The keys of every node `T` reads from `sample`, in the order read (each once), or the
-/// type's refusal. `identities` are the trace's names of each type (a generic with two
-/// parameters is two keys); a type it did not meet is keyed by its serde name.
+/// The keys of every node `T` reads from `sample`, in the order read (each once), and the
+/// variants its tags may name (each `place::word` for a word that may be a tag where the
+/// trace handed samples: what the ledger counts only where the trace found such a variant);
+/// or the type's refusal. `names` are the trace's: a generic with two parameters is two keys,
+/// and a struct the trace handed samples is read here as one value too, so both name the
+/// same places; a type the trace did not meet is keyed by its serde name.
 pub(crate) fn passage<T: de::Deserialize<'static>>(
     sample: &Sample,
-    identities: &BTreeMap<(String, &'static str), String>,
-) -> Result<Vec<String>, String> {
+    names: &Names,
+) -> Result<(Vec<String>, Vec<String>), String> {
     let mut passed = Vec::new();
     let result = T::deserialize(Passage {
         sample,
         scope: String::new(),
         rel: String::new(),
         passed: &mut passed,
-        identities,
+        names,
     });
     match result {
         Ok(_) => {
             let mut seen = std::collections::BTreeSet::new();
             passed.retain(|key| seen.insert(key.clone()));
-            Ok(passed)
+            let (tags, keys) = passed.into_iter().partition(|k| k.starts_with(TAG));
+            Ok((
+                keys,
+                tags.into_iter()
+                    .map(|t: String| t[TAG.len()..].to_string())
+                    .collect(),
+            ))
         }
         Err(e) => Err(e.0),
     }
 }
+
+/// Marks a passed key that is a tag's possible variant.
+const TAG: &str = "\u{0}tag:";
 
 struct Passage<'a, 'p> {
     sample: &'a Sample,
     scope: String,
     rel: String,
     passed: &'p mut Vec<String>,
-    identities: &'p BTreeMap<(String, &'static str), String>,
+    names: &'p Names,
 }
 
 impl<'a, 'p> Passage<'a, 'p> {
@@ -74,7 +86,7 @@ impl<'a, 'p> Passage<'a, 'p> {
             scope: self.scope.clone(),
             rel: format!("{}{suffix}", self.rel),
             passed: self.passed,
-            identities: self.identities,
+            names: self.names,
         }
     }
 
@@ -84,12 +96,13 @@ impl<'a, 'p> Passage<'a, 'p> {
             scope,
             rel,
             passed: self.passed,
-            identities: self.identities,
+            names: self.names,
         }
     }
 
     fn identify<V>(&self, name: &'static str) -> String {
-        self.identities
+        self.names
+            .identities
             .get(&(name.to_string(), std::any::type_name::<V>()))
             .cloned()
             .unwrap_or_else(|| name.to_string())
@@ -98,6 +111,15 @@ impl<'a, 'p> Passage<'a, 'p> {
     fn plain<V: Visitor<'static>>(mut self, visitor: V) -> Result<V::Value, Refused> {
         self.pass();
         de::Deserializer::deserialize_any(SampleDeserializer::<Refused>::new(self.sample), visitor)
+    }
+
+    /// A value read whole (through serde's buffering, or a struct the trace handed samples):
+    /// its place, and each word that may be a tag naming a variant of `enum_key`.
+    fn whole<V: Visitor<'static>>(self, enum_key: &str, visitor: V) -> Result<V::Value, Refused> {
+        for word in self.sample.named_variants() {
+            self.passed.push(format!("{TAG}{enum_key}::{word}"));
+        }
+        self.plain(visitor)
     }
 
     /// The sample's items or entries handed to `visitor` as a struct's or tuple's fields.
@@ -230,7 +252,12 @@ impl<'a, 'p> de::Deserializer<'static> for Passage<'a, 'p> {
         deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
         deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
         deserialize_string deserialize_bytes deserialize_byte_buf deserialize_unit
-        deserialize_identifier deserialize_any deserialize_ignored_any);
+        deserialize_identifier deserialize_ignored_any);
+
+    fn deserialize_any<V: Visitor<'static>>(self, visitor: V) -> Result<V::Value, Refused> {
+        let key = format!("{}{}", self.scope, self.rel);
+        self.whole(&key, visitor)
+    }
 
     fn deserialize_option<V: Visitor<'static>>(mut self, visitor: V) -> Result<V::Value, Refused> {
         self.pass();
@@ -311,8 +338,11 @@ impl<'a, 'p> de::Deserializer<'static> for Passage<'a, 'p> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Refused> {
-        self.pass();
         let scope = self.identify::<V>(name);
+        if self.names.sampled_structs.contains(&scope) {
+            return self.whole(&scope, visitor);
+        }
+        self.pass();
         self.inside(scope, String::new())
             .fields(fields.iter().map(|f| format!(".{f}")).collect(), visitor)
     }
@@ -350,7 +380,7 @@ impl<'a, 'p> de::Deserializer<'static> for Passage<'a, 'p> {
                 rel: format!("::{variant}"),
                 scope,
                 passed: self.passed,
-                identities: self.identities,
+                names: self.names,
             },
         })
     }

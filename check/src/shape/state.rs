@@ -276,6 +276,9 @@ pub(super) struct Request {
 
 #[derive(Default)]
 pub(super) struct State {
+    /// The structs handed samples (an adjacently tagged enum, a struct with a flattened
+    /// field), by their serde key, and the place where each is searched.
+    pub(super) sampled_structs: BTreeMap<String, String>,
     /// Every request any run made, by key: what the ledger is made of.
     pub(super) requests: BTreeMap<String, Request>,
     /// The keys this run asked, in order.
@@ -330,6 +333,14 @@ pub(super) struct State {
 }
 
 impl State {
+    /// How the trace named what it met.
+    pub(super) fn names(&self) -> super::Names {
+        super::Names {
+            identities: self.identities.clone(),
+            sampled_structs: self.sampled_structs.keys().cloned().collect(),
+        }
+    }
+
     /// This run asks for `what` at `key`.
     pub(super) fn ask(&mut self, key: &str, what: impl FnOnce() -> String) {
         self.requests
@@ -685,16 +696,14 @@ impl State {
         }) else {
             return;
         };
-        // A tag read as an identifier inside a struct names the struct's variants.
-        let key = match self.searches.get(key).and_then(|s| s.parent_struct.clone()) {
-            Some(parent)
-                if self
-                    .searches
-                    .get(key)
-                    .is_some_and(|s| s.kind == Searching::Leaf) =>
-            {
-                parent
-            }
+        // A tag read inside a struct (an adjacently tagged enum, which serde reads as a
+        // struct of its name) names that enum's variants, keyed by its name as an externally
+        // tagged enum's are; a tag read through serde's buffering names the variants of the
+        // place (an internally tagged enum has no name of its own).
+        let key = match self.searches.get(key) {
+            Some(search) if search.kind == Searching::Leaf => key
+                .rsplit_once('.')
+                .map_or(key.clone(), |(scope, _)| scope.to_string()),
             _ => key.clone(),
         };
         for name in names {
@@ -721,8 +730,15 @@ impl State {
                 .filter(|p| !matches!(p, Sample::Bin(_)))
                 .all(|p| search.accepted.contains(p))
         };
+        // What a run asked inside an adjacently tagged enum before its tag named the
+        // variants is the tag and content read as plain fields: the variants stand for them.
+        let superseded = |key: &str| {
+            key.split_once('.')
+                .is_some_and(|(scope, _)| self.sampled_structs.contains_key(scope))
+        };
         self.requests
             .iter()
+            .filter(|(key, _)| !superseded(key))
             .map(|(key, request)| {
                 let search = self.searches.get(key);
                 let trace = if request.ignored {
@@ -779,7 +795,14 @@ impl State {
             let Some((place, variant)) = key.rsplit_once("::") else {
                 continue;
             };
-            let Some(search) = self.searches.get(place) else {
+            // An adjacently tagged enum's variants are keyed by its name: the place searched
+            // is the struct serde reads it as.
+            let search = self.searches.get(place).or_else(|| {
+                self.sampled_structs
+                    .get(place)
+                    .and_then(|at| self.searches.get(at))
+            });
+            let Some(search) = search else {
                 continue;
             };
             let names_it = |sample: &Sample| match sample {
@@ -815,6 +838,11 @@ impl State {
         };
         if search.sampling || names.is_empty() {
             return false;
+        }
+        // The struct is an adjacently tagged enum, read whole from here on.
+        if let Some((scope, _)) = tag_key.rsplit_once('.') {
+            self.sampled_structs
+                .insert(scope.to_string(), parent.to_string());
         }
         search.sampling = true;
         search.stack.clear();

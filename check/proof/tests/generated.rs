@@ -1,0 +1,76 @@
+//! The generated types and their four oracles (see the crate docs). One check a test: each
+//! check's children run the test again.
+
+use hardpack_check_proof::*;
+
+#[global_allocator]
+static ALLOC: hardpack_check::CountingAlloc = hardpack_check::CountingAlloc;
+
+/// How a generated `IgnoredAny` field is written in a sample: nil.
+fn ser_ignored<S: serde::Serializer>(
+    _: &serde::de::IgnoredAny,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_unit()
+}
+
+fn no_samples<T: for<'de> serde::Deserialize<'de> + 'static>(truth: &Truth) {
+    hardpack_check_proof::no_samples::<T>(SEED, truth)
+}
+
+fn every_sample<T>(truth: &Truth, samples: Vec<T>)
+where
+    T: for<'de> serde::Deserialize<'de> + serde::Serialize + 'static,
+{
+    hardpack_check_proof::every_sample::<T>(SEED, truth, samples)
+}
+
+fn some_samples<T>(truth: &Truth, samples: Vec<T>)
+where
+    T: for<'de> serde::Deserialize<'de> + serde::Serialize + 'static,
+{
+    hardpack_check_proof::some_samples::<T>(SEED, truth, samples)
+}
+
+fn refused_variant<T>(truth: &Truth, samples: Vec<T>)
+where
+    T: for<'de> serde::Deserialize<'de> + serde::Serialize + 'static,
+{
+    hardpack_check_proof::refused_variant::<T>(SEED, truth, samples)
+}
+
+include!(concat!(env!("OUT_DIR"), "/generated.rs"));
+
+#[test]
+fn the_generator_covers_every_shape_and_position() {
+    let count = |what: &str| {
+        COVERAGE
+            .iter()
+            .find(|(k, _)| *k == what)
+            .map_or(0, |(_, n)| *n)
+    };
+    for what in [
+        "enum externally tagged",
+        "enum internally tagged",
+        "enum adjacently tagged",
+        "enum untagged",
+        "untagged catch-all",
+        "flatten",
+        "default",
+        "skip",
+        "rename",
+        "alias",
+        "recursion",
+        "generic with two parameters",
+        "enum in struct field",
+        "enum in sequence",
+        "enum in map value",
+        "enum in newtype variant",
+        "enum in tuple variant",
+        "enum in struct variant",
+        "leaf validating in struct field",
+        "leaf opaque in struct field",
+    ] {
+        assert!(count(what) > 0, "no {what} in {COVERAGE:?}");
+    }
+}
