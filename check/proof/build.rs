@@ -7,6 +7,7 @@ mod gen;
 fn main() {
     println!("cargo:rerun-if-env-changed=HARDPACK_PROOF_SEED");
     println!("cargo:rerun-if-env-changed=HARDPACK_PROOF_TYPES");
+    println!("cargo:rerun-if-env-changed=HARDPACK_PROOF_SHAPES");
     println!("cargo:rerun-if-changed=gen.rs");
     let seed = std::env::var("HARDPACK_PROOF_SEED")
         .ok()
@@ -16,7 +17,10 @@ fn main() {
         .ok()
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(gen::DEFAULT_TYPES);
+    // Adjacently tagged enums only on request: the kit does not yet build every variant of
+    // one whose content holds more than plain values (see docs/harden-your-types.md).
+    let all_shapes = std::env::var("HARDPACK_PROOF_SHAPES").is_ok_and(|s| s.trim() == "all");
     let out = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR");
     let path = std::path::Path::new(&out).join("generated.rs");
-    std::fs::write(&path, gen::generate(seed, types)).expect("OUT_DIR is writable");
+    std::fs::write(&path, gen::generate(seed, types, all_shapes)).expect("OUT_DIR is writable");
 }

@@ -200,6 +200,8 @@ struct Gen<'r> {
     /// of its own in the kit's trace) or a flattened struct.
     coverage: Coverage,
     position: Vec<&'static str>,
+    /// Whether the shapes the kit does not yet see through are generated too.
+    all_shapes: bool,
 }
 
 impl Gen<'_> {
@@ -392,7 +394,13 @@ impl Gen<'_> {
                 let inner = self.defs.len();
                 let inner_name = self.fresh("S");
                 let n = 1 + self.rng.below(2);
-                let inner_fields = self.fields(n, false, true);
+                let mut inner_fields = self.fields(n, false, true);
+                // Its fields sit beside the parent's in one map: other names.
+                for f in &mut inner_fields {
+                    f.name = format!("g{}", &f.name[1..]);
+                    f.rename = None;
+                    f.alias = None;
+                }
                 self.defs.push(Def {
                     name: inner_name.clone(),
                     serde_name: inner_name,
@@ -436,7 +444,8 @@ impl Gen<'_> {
         let repr = match self.rng.below(10) {
             0..=4 => Repr::External,
             5..=6 => Repr::Internal,
-            7..=8 => Repr::Adjacent,
+            7..=8 if self.all_shapes => Repr::Adjacent,
+            7..=8 => Repr::External,
             _ => Repr::Untagged,
         };
         self.coverage.add(match repr {
@@ -572,11 +581,14 @@ impl Gen<'_> {
                 truth.regions[*r].push(key.clone());
             }
         }
+        // Inside serde's buffering nothing has a key: the region stays the buffered place's.
         let optional = |truth: &mut Truth, suffix: &str| -> (Route, String) {
             let mut inner = route.clone();
-            let region = truth.regions.len();
-            truth.regions.push(Vec::new());
-            inner.regions.push(region);
+            if route.buffered.is_none() {
+                let region = truth.regions.len();
+                truth.regions.push(Vec::new());
+                inner.regions.push(region);
+            }
             (inner, join(rel, suffix))
         };
         match ty {
@@ -691,11 +703,15 @@ impl Gen<'_> {
                         _ => (format!("{key}::{}", var.name), String::new()),
                     };
                     let mut inner = route.clone();
-                    let region = truth.regions.len();
-                    truth.regions.push(Vec::new());
-                    inner.regions.push(region);
-                    inner.choices.push((def, v));
                     let shows_variant = route.buffered.is_none() && *repr != Repr::Untagged;
+                    let region = if shows_variant {
+                        truth.regions.push(Vec::new());
+                        inner.regions.push(truth.regions.len() - 1);
+                        truth.regions.len() - 1
+                    } else {
+                        *route.regions.last().unwrap_or(&0)
+                    };
+                    inner.choices.push((def, v));
                     if shows_variant {
                         inner.variants.push(vkey.clone());
                         for r in &inner.regions {
@@ -1096,7 +1112,7 @@ fn str_list(items: &[String]) -> String {
 }
 
 /// The generated source: each type in a module, its truth, its samples, and four tests.
-pub fn generate(seed: u64, count: usize) -> String {
+pub fn generate(seed: u64, count: usize, all_shapes: bool) -> String {
     let mut rng = Rng::new(seed);
     let mut out = String::new();
     let mut coverage = Coverage::default();
@@ -1115,6 +1131,7 @@ pub fn generate(seed: u64, count: usize) -> String {
             open: Vec::new(),
             coverage: Coverage::default(),
             position: Vec::new(),
+            all_shapes,
         };
         // A third of the types have nothing planted: their truth is "hardened".
         let plant = index % 3 != 0;

@@ -404,15 +404,36 @@ impl<E: de::Error> de::Deserializer<'static> for SampleDeserializer<'_, E> {
             Sample::Str(s) => visitor.visit_borrowed_str(intern(s)),
             Sample::Bin(b) => visitor.visit_borrowed_bytes(intern_bytes(b)),
             Sample::Ext(raw) => visitor.visit_borrowed_bytes(intern_bytes(raw)),
-            Sample::Array(items) => visitor.visit_seq(Items::<E> {
-                items: items.iter(),
-                error: std::marker::PhantomData,
-            }),
-            Sample::Map(entries) => visitor.visit_map(Entries::<E> {
-                entries: entries.iter(),
-                value: None,
-                error: std::marker::PhantomData,
-            }),
+            // What a visitor leaves unread is refused, as a decoder of the bytes refuses it.
+            Sample::Array(items) => {
+                let mut seq = Items::<E> {
+                    items: items.iter(),
+                    error: std::marker::PhantomData,
+                };
+                let value = visitor.visit_seq(&mut seq)?;
+                match seq.items.len() {
+                    0 => Ok(value),
+                    left => Err(E::invalid_length(
+                        items.len(),
+                        &format!("{} elements", items.len() - left).as_str(),
+                    )),
+                }
+            }
+            Sample::Map(entries) => {
+                let mut map = Entries::<E> {
+                    entries: entries.iter(),
+                    value: None,
+                    error: std::marker::PhantomData,
+                };
+                let value = visitor.visit_map(&mut map)?;
+                match map.entries.len() {
+                    0 => Ok(value),
+                    left => Err(E::invalid_length(
+                        entries.len(),
+                        &format!("{} entries", entries.len() - left).as_str(),
+                    )),
+                }
+            }
         }
     }
 

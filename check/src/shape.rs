@@ -228,7 +228,7 @@ impl std::error::Error for TraceError {}
 
 /// How many times the type's `Deserialize` may run before the trace gives up: one run per
 /// enum variant, per recursion found and per value tried at a place that searches one.
-const MAX_RUNS: usize = 20_000;
+const MAX_RUNS: usize = 4_000;
 
 /// Traces `T`'s shape. `T` may borrow (`&'a str`, `Cow` with `borrow`): the tracer hands
 /// borrowed values, so any `T: Deserialize<'static>` can be traced, which every

@@ -52,7 +52,6 @@ fn the_generator_covers_every_shape_and_position() {
     for what in [
         "enum externally tagged",
         "enum internally tagged",
-        "enum adjacently tagged",
         "enum untagged",
         "untagged catch-all",
         "flatten",

@@ -142,8 +142,16 @@ impl Tracer<'_> {
         read: impl FnOnce(&mut Self) -> Result<T, TraceFailure>,
     ) -> Result<T, TraceFailure> {
         self.state.escapable.push(self.place.clone());
+        let entered_at = self.state.frames.len();
         let result = read(self);
         self.state.escapable.pop();
+        if let Err(e) = &result {
+            // The innermost place that can escape a refusal inside it (an option hands
+            // `None`, a collection an empty one) when nothing inside has a value left to try.
+            if e.0 != RECURSED && self.state.refused_inside.is_none() {
+                self.state.refused_inside = Some((self.place.clone(), entered_at));
+            }
+        }
         result
     }
 }
@@ -837,7 +845,8 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
             }
             Err(_) => {
                 if state.failed_in.is_none() {
-                    state.failed_in = Some((key.clone(), chosen, start));
+                    // Its frame was the last: its depth is how many are left.
+                    state.failed_in = Some((key.clone(), chosen, start, state.frames.len()));
                 }
             }
             Ok(_) => {

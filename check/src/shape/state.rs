@@ -214,7 +214,9 @@ impl Search {
             return true;
         }
         self.settle();
-        false
+        // A place that accepted a value was looking for others: the next run hands it what
+        // it accepts, and the refusal of a further guess blames nothing else.
+        !self.accepted.is_empty()
     }
 }
 
@@ -308,7 +310,12 @@ pub(super) struct State {
     /// run had read when it entered, and how many containers it was inside.
     pub(super) frames: Vec<(String, usize, usize, usize)>,
     /// The innermost variant a failing run's error passed out of.
-    pub(super) failed_in: Option<(String, usize, usize)>,
+    /// (the enum, the variant, how many places the run had read, how many variants it was
+    /// inside when it entered).
+    pub(super) failed_in: Option<(String, usize, usize, usize)>,
+    /// The innermost option, sequence or map a failing run's error passed out of, and how
+    /// many variants the run was inside when it entered it.
+    pub(super) refused_inside: Option<(String, usize)>,
     /// Variants of each enum that led back into a container the run was inside.
     pub(super) recursive_variants: BTreeMap<String, BTreeSet<usize>>,
     /// Whether this run marked a variant recursive (the next run will avoid it).
@@ -391,6 +398,7 @@ impl State {
         self.choices.clear();
         self.frames.clear();
         self.failed_in = None;
+        self.refused_inside = None;
     }
 
     /// Sets up the next run to take a variant not yet taken. False when every variant of
@@ -622,7 +630,7 @@ impl State {
         // when that is exhausted, the variant is refused, not what holds it.
         let failed_in = self.failed_in.take();
         let mut read = std::mem::take(&mut self.read);
-        if let Some((_, _, start)) = &failed_in {
+        if let Some((_, _, start, _)) = &failed_in {
             read.drain(..(*start).min(read.len()));
         }
         read.dedup();
@@ -663,7 +671,18 @@ impl State {
                 return true;
             }
         }
-        if let Some((key, v, _)) = failed_in {
+        // Nothing inside has a value left to try: an option, sequence or map inside the
+        // variant that failed (or inside no variant) escapes it; the place that refused stays
+        // a refused request of the ledger.
+        if let Some((place, entered_at)) = self.refused_inside.take() {
+            let inside_variant = failed_in
+                .as_ref()
+                .is_none_or(|(_, _, _, depth)| entered_at > *depth);
+            if inside_variant && self.escapes.insert(place) {
+                return true;
+            }
+        }
+        if let Some((key, v, _, _)) = failed_in {
             if let Some(status) = self.enums.get_mut(&key).and_then(|e| e.status.get_mut(v)) {
                 match status {
                     Status::Untried => *status = Status::Refused(error.0.clone()),
@@ -684,16 +703,32 @@ impl State {
     /// reveals them: each is a request of that place, built when a value with its tag is
     /// accepted there.
     fn reveal_tagged_variants(&mut self, message: &str) {
-        if crate::search::quoted_after(message, "unknown variant ").is_none() {
-            return;
-        }
         let names =
             crate::search::quoted_list(message.split_once("expected").map_or("", |(_, e)| e));
-        let Some(key) = self.read.iter().rev().find(|key| {
-            self.searches
-                .get(*key)
-                .is_some_and(|s| s.kind != Searching::Leaf || s.parent_struct.is_some())
-        }) else {
+        let Some(unknown) = crate::search::quoted_after(message, "unknown variant ") else {
+            return;
+        };
+        // The place whose own tag was refused: a tag leaf of a struct, or a value handed
+        // whole whose top-level tag holds the refused word (a refusal from deeper inside is
+        // an enum inside its content, read through serde's buffering, which has no places).
+        let own_tag = |search: &Search| match search.kind {
+            Searching::Leaf => search.parent_struct.is_some(),
+            _ => match &search.current.tree {
+                Sample::Map(entries) => entries
+                    .iter()
+                    .any(|(_, v)| matches!(v, Sample::Str(s) if *s == unknown)),
+                Sample::Array(items) => {
+                    matches!(items.first(), Some(Sample::Str(s)) if *s == unknown)
+                }
+                _ => false,
+            },
+        };
+        let Some(key) = self
+            .read
+            .iter()
+            .rev()
+            .find(|key| self.searches.get(*key).is_some_and(own_tag))
+        else {
             return;
         };
         // A tag read inside a struct (an adjacently tagged enum, which serde reads as a
@@ -704,7 +739,12 @@ impl State {
             Some(search) if search.kind == Searching::Leaf => key
                 .rsplit_once('.')
                 .map_or(key.clone(), |(scope, _)| scope.to_string()),
-            _ => key.clone(),
+            // The place of an adjacently tagged enum read whole: keyed by its name.
+            _ => self
+                .sampled_structs
+                .iter()
+                .find(|(_, at)| *at == key)
+                .map_or(key.clone(), |(name, _)| name.clone()),
         };
         for name in names {
             self.requests
