@@ -8,7 +8,8 @@
 use std::fmt::Write as _;
 
 pub const DEFAULT_SEED: u64 = 0x4841_5244_5041_434b;
-pub const DEFAULT_TYPES: usize = 300;
+pub const DEFAULT_TYPES: usize = 100;
+pub const DEBUG_TYPES: usize = 12;
 
 /// xorshift64*: a small generator, the same numbers for the same seed everywhere.
 struct Rng(u64);
@@ -168,6 +169,9 @@ struct Def {
 
 /// What the generator planted, and what it knows of it.
 struct Planted {
+    /// A validating item before it in a region holding it: the trace cannot get past that
+    /// one to see this one.
+    hidden_by: Option<usize>,
     what: &'static str,
     /// Any of these keys names it (its own place, or a variant holding it).
     names: Vec<String>,
@@ -480,7 +484,17 @@ impl Gen<'_> {
                     (Repr::Internal, 1) | (Repr::Internal, 2) | (_, 3) => {
                         self.position.push("struct variant");
                         let n = 1 + self.rng.below(3);
-                        let fields = self.fields(n, plant_inside, false);
+                        // Inside a tagged variant's content (read through serde's buffering)
+                        // the kit does not yet build every variant of an enum nested there:
+                        // plain fields and planted leaves, unless every shape is asked for.
+                        let plain = repr == Repr::Internal && !self.all_shapes;
+                        let mut fields = self.fields(n, plant_inside, plain);
+                        if plain && plant_inside && self.rng.chance(30) {
+                            let leaf = self.leaf(false, false);
+                            if let Some(f) = fields.first_mut() {
+                                f.ty = leaf;
+                            }
+                        }
                         self.position.pop();
                         VarKind::Struct(
                             fields
@@ -565,6 +579,33 @@ struct Truth {
     variants: Vec<((usize, usize), String, usize, Route)>,
     /// The route to each planted item.
     planted_routes: Vec<Route>,
+    /// The regions a validating item was planted in, by its index: what follows it there is
+    /// behind it.
+    blocked: std::collections::BTreeMap<usize, usize>,
+}
+
+impl Truth {
+    /// Plants `what` on `route`: its index.
+    fn plant(&mut self, what: &'static str, names: Vec<String>, route: &Route) -> usize {
+        let index = self.planted.len();
+        let hidden_by = route
+            .regions
+            .iter()
+            .find_map(|r| self.blocked.get(r).copied());
+        self.planted.push(Planted {
+            hidden_by,
+            what,
+            names,
+            region: *route.regions.last().unwrap_or(&0),
+        });
+        self.planted_routes.push(route.clone());
+        if what == "validating" {
+            self.blocked
+                .entry(*route.regions.last().unwrap_or(&0))
+                .or_insert(index);
+        }
+        index
+    }
 }
 
 fn join(key: &str, suffix: &str) -> String {
@@ -605,13 +646,9 @@ impl Gen<'_> {
                     // Inside serde's buffering an opaque leaf is a value like any other.
                     return;
                 }
-                truth.leaf_planted.insert(*i, truth.planted.len());
-                truth.planted.push(Planted {
-                    what,
-                    names,
-                    region,
-                });
-                truth.planted_routes.push(route.clone());
+                let _ = region;
+                let at = truth.plant(what, names, route);
+                truth.leaf_planted.insert(*i, at);
             }
             Ty::Opt(inner) => {
                 let (r, rel) = optional(truth, "?");
@@ -624,9 +661,10 @@ impl Gen<'_> {
             Ty::Map(key_leaf, value) => {
                 let (r, _) = optional(truth, "");
                 let key_rel = join(rel, "{key}");
-                let region = *r.regions.last().unwrap_or(&0);
                 if route.buffered.is_none() {
-                    truth.regions[region].push(join(scope, &key_rel));
+                    for region in &r.regions {
+                        truth.regions[*region].push(join(scope, &key_rel));
+                    }
                 }
                 if let Some(k) = key_leaf {
                     self.walk(&Ty::Leaf(*k), scope, &key_rel, &r, truth);
@@ -645,8 +683,16 @@ impl Gen<'_> {
                 }
             }
             Ty::Boxed(inner) => self.walk(inner, scope, rel, route, truth),
-            // Its content is the def it recurses into, walked where it was defined.
-            Ty::SelfRef(_, _) => {}
+            // Its content is the def it recurses into, walked where it was defined; the
+            // option's or sequence's inside is a place of its own.
+            Ty::SelfRef(_, boxed) => {
+                let inside = join(&key, if *boxed { "?" } else { "[]" });
+                if route.buffered.is_none() {
+                    for r in &route.regions {
+                        truth.regions[*r].push(inside.clone());
+                    }
+                }
+            }
             Ty::Generic(def, a, b) => {
                 let name = &self.defs[*def].serde_name;
                 self.walk(a, name, ".a", route, truth);
@@ -667,6 +713,12 @@ impl Gen<'_> {
                 let flattened = fields.iter().any(|f| f.flatten);
                 let mut inner_route = route.clone();
                 if flattened && inner_route.buffered.is_none() {
+                    // serde reads it as a map at its place: a key and a value of its own.
+                    for suffix in ["{key}", "{}"] {
+                        for r in &route.regions {
+                            truth.regions[*r].push(join(key, suffix));
+                        }
+                    }
                     inner_route.buffered = Some(key.to_string());
                 }
                 for f in fields.iter().filter(|f| !f.skip) {
@@ -681,17 +733,10 @@ impl Gen<'_> {
             }
             DefKind::Enum(repr, variants) => {
                 if *repr == Repr::Untagged && route.buffered.is_none() {
-                    truth.enum_planted.insert(def, truth.planted.len());
-                    truth.planted.push(Planted {
-                        what: "untagged",
-                        names: {
-                            let mut n = route.variants.clone();
-                            n.push(key.to_string());
-                            n
-                        },
-                        region: *route.regions.last().unwrap_or(&0),
-                    });
-                    truth.planted_routes.push(route.clone());
+                    let mut names = route.variants.clone();
+                    names.push(key.to_string());
+                    let at = truth.plant("untagged", names, route);
+                    truth.enum_planted.insert(def, at);
                 }
                 for (v, var) in variants.iter().enumerate() {
                     // An externally or adjacently tagged enum's variants are keyed by its
@@ -1121,6 +1166,7 @@ pub fn generate(seed: u64, count: usize, all_shapes: bool) -> String {
         "// Generated by check/proof/gen.rs from the seed {seed}."
     );
     let _ = writeln!(out, "pub const SEED: u64 = {seed};");
+    let _ = writeln!(out, "pub const TYPES: usize = {count};");
     for index in 0..count {
         let mut gen = Gen {
             rng: &mut rng,
@@ -1146,6 +1192,7 @@ pub fn generate(seed: u64, count: usize, all_shapes: bool) -> String {
             enum_planted: Default::default(),
             variants: Vec::new(),
             planted_routes: Vec::new(),
+            blocked: Default::default(),
         };
         let root_route = Route {
             regions: vec![0],
@@ -1251,7 +1298,8 @@ pub fn generate(seed: u64, count: usize, all_shapes: bool) -> String {
             .iter()
             .map(|p| {
                 format!(
-                    "Planted {{ what: {:?}, names: {}, region: {} }}",
+                    "Planted {{ hidden_by: {:?}, what: {:?}, names: {}, region: {} }}",
+                    p.hidden_by,
                     p.what,
                     str_list(&p.names),
                     str_list(&truth.regions[p.region])

@@ -57,20 +57,18 @@
 //! over the documented bound for its limits (2 × `max_alloc_bytes` + 1 MiB per collection
 //! open at once, [`fuzz::heap_bound`]).
 //!
-//! **What counts as tested** ([`Report::untested`]): the check fails, saying what to add,
-//! when the type could not be traced and no sample was given; when a variant of one of its
-//! enums was never built (the type refused every value tried inside it: the report names
-//! the variant and the refusal, and a sample holding it lets the tracer build it); when a
-//! place read through serde's buffering (an untagged or internally tagged enum with a
-//! catch-all variant) accepted every value tried and no sample was given, so what it really
-//! holds was never seen; when the trace saw part of the type only (an untagged enum, whose
-//! refusals name nothing) and no sample was given; when no valid document decoded; or when
-//! some place of the type was reached by no payload under the decoder being checked (every
-//! document holding it was refused: another format, or a decoder that refuses that part).
-//! [`Report::places`] lists every place of the type, each variant of each enum included, and
-//! what showed a payload got there. A self-describing value (`hardpack::Value`,
-//! `serde_json::Value`) accepts any document by design: it is listed among
-//! [`Report::unseen`] as "any value" and attacked with the generic payloads, not a failure.
+//! **What counts as tested**: one ledger ([`Report::ledger`], [`ledger`]). Every request the
+//! type's `Deserialize` makes in any run of the trace is a line (each field, element, map key
+//! and value, option and newtype inside, every enum with every variant serde lists, every
+//! `deserialize_any`), and every valid document (a sample given, or one the check wrote) adds
+//! the lines it passes through. A line is closed when a value went through it and the decoder
+//! checked got there; otherwise it is open, with its reason ([`Open`]): refused every value
+//! tried, never built, opaque (`serde_json::Value`, `IgnoredAny`, a catch-all: only a sample
+//! shows what it holds), seen in part (an untagged enum), never reached under the decoder, or
+//! only inside a sample the decoder refused. The check is hardened when no line is open and
+//! nothing broke; [`Report::untested`] and the reports render the open lines. A sample closes
+//! only the lines it passes through. `check/proof` in hardpack's repository proves the rule on
+//! generated types whose truth the generator knows.
 //!
 //! The check traces the type and writes every payload once, in the parent process; each
 //! child reads them from a file, so a stack overflow costs one process start (a check with

@@ -142,14 +142,14 @@ impl Tracer<'_> {
         read: impl FnOnce(&mut Self) -> Result<T, TraceFailure>,
     ) -> Result<T, TraceFailure> {
         self.state.escapable.push(self.place.clone());
-        let entered_at = self.state.frames.len();
+        let entered_at = (self.state.frames.len(), self.state.read.len());
         let result = read(self);
         self.state.escapable.pop();
         if let Err(e) = &result {
             // The innermost place that can escape a refusal inside it (an option hands
             // `None`, a collection an empty one) when nothing inside has a value left to try.
             if e.0 != RECURSED && self.state.refused_inside.is_none() {
-                self.state.refused_inside = Some((self.place.clone(), entered_at));
+                self.state.refused_inside = Some((self.place.clone(), entered_at.0, entered_at.1));
             }
         }
         result

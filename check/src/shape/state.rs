@@ -313,9 +313,9 @@ pub(super) struct State {
     /// (the enum, the variant, how many places the run had read, how many variants it was
     /// inside when it entered).
     pub(super) failed_in: Option<(String, usize, usize, usize)>,
-    /// The innermost option, sequence or map a failing run's error passed out of, and how
-    /// many variants the run was inside when it entered it.
-    pub(super) refused_inside: Option<(String, usize)>,
+    /// The innermost option, sequence or map a failing run's error passed out of, how many
+    /// variants the run was inside and how many places it had read when it entered it.
+    pub(super) refused_inside: Option<(String, usize, usize)>,
     /// Variants of each enum that led back into a container the run was inside.
     pub(super) recursive_variants: BTreeMap<String, BTreeSet<usize>>,
     /// Whether this run marked a variant recursive (the next run will avoid it).
@@ -630,10 +630,55 @@ impl State {
         // when that is exhausted, the variant is refused, not what holds it.
         let failed_in = self.failed_in.take();
         let mut read = std::mem::take(&mut self.read);
-        if let Some((_, _, start, _)) = &failed_in {
-            read.drain(..(*start).min(read.len()));
+        let start = failed_in.as_ref().map_or(0, |(_, _, start, _)| *start);
+        read.drain(..start.min(read.len()));
+        // An option, sequence or map the error passed out of, inside the variant that failed
+        // (or inside no variant): what was read inside it is blamed first; when nothing there
+        // has a value left to try, it escapes (`None`, empty), and the place that refused
+        // stays a refused request of the ledger. Only then is what holds it blamed.
+        let escape = self.refused_inside.take().filter(|(_, entered_at, _)| {
+            failed_in
+                .as_ref()
+                .is_none_or(|(_, _, _, depth)| *entered_at > *depth)
+        });
+        let split = escape.as_ref().map_or(0, |(_, _, read_at)| {
+            read_at.saturating_sub(start).min(read.len())
+        });
+        let mut outer = read;
+        let mut inner = outer.split_off(split);
+        inner.dedup();
+        outer.dedup();
+        if self.blame_read(&inner, &error.0) {
+            return true;
         }
-        read.dedup();
+        if let Some((place, _, _)) = escape {
+            if self.escapes.insert(place) {
+                return true;
+            }
+        }
+        if self.blame_read(&outer, &error.0) {
+            return true;
+        }
+        if let Some((key, v, _, _)) = failed_in {
+            if let Some(status) = self.enums.get_mut(&key).and_then(|e| e.status.get_mut(v)) {
+                match status {
+                    Status::Untried => *status = Status::Refused(error.0.clone()),
+                    // Traced once, refused now: runs go another way from here on.
+                    Status::Traced => {}
+                    Status::Refused(_) | Status::Unreached => return false,
+                }
+                if let Some(state) = self.enums.get_mut(&key) {
+                    return state.avoid.insert(v);
+                }
+            }
+        }
+        false
+    }
+
+    /// Blames the places `read` read, the last first, for `message`: true when one has
+    /// something else to try.
+    fn blame_read(&mut self, read: &[String], message: &str) -> bool {
+        let error = TraceFailure(message.to_string());
         for key in read.iter().rev() {
             let Some(search) = self.searches.get_mut(key) else {
                 continue;
@@ -669,30 +714,6 @@ impl State {
             }
             if search.blame(&error.0) {
                 return true;
-            }
-        }
-        // Nothing inside has a value left to try: an option, sequence or map inside the
-        // variant that failed (or inside no variant) escapes it; the place that refused stays
-        // a refused request of the ledger.
-        if let Some((place, entered_at)) = self.refused_inside.take() {
-            let inside_variant = failed_in
-                .as_ref()
-                .is_none_or(|(_, _, _, depth)| entered_at > *depth);
-            if inside_variant && self.escapes.insert(place) {
-                return true;
-            }
-        }
-        if let Some((key, v, _, _)) = failed_in {
-            if let Some(status) = self.enums.get_mut(&key).and_then(|e| e.status.get_mut(v)) {
-                match status {
-                    Status::Untried => *status = Status::Refused(error.0.clone()),
-                    // Traced once, refused now: runs go another way from here on.
-                    Status::Traced => {}
-                    Status::Refused(_) | Status::Unreached => return false,
-                }
-                if let Some(state) = self.enums.get_mut(&key) {
-                    return state.avoid.insert(v);
-                }
             }
         }
         false
