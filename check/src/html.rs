@@ -47,7 +47,8 @@ impl Entry {
     }
 }
 
-fn escape(s: &str) -> String {
+/// `s` with the characters HTML gives a meaning escaped.
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -319,9 +320,21 @@ pub fn sweep_svg(rows: &[Entry], limit: Limit) -> Result<String, String> {
 
 /// The whole page: `title`, `summary` (one line, e.g. the command that made it), the charts
 /// (a sweep's when `sweep` names the limit swept) and every entry, by amplification.
+/// One self-contained page: the summary, the charts and every decode by amplification.
 pub fn page(
     title: &str,
     summary: &str,
+    rows: &[Entry],
+    sweep: Option<Limit>,
+) -> Result<String, String> {
+    page_with(title, summary, "", rows, sweep)
+}
+
+/// [`page`], with `section` (HTML) after the summary: a check's verdict and ledger.
+pub fn page_with(
+    title: &str,
+    summary: &str,
+    section: &str,
     rows: &[Entry],
     sweep: Option<Limit>,
 ) -> Result<String, String> {
@@ -357,6 +370,7 @@ pub fn page(
         broken,
         worst
     );
+    html += section;
     if let Some(limit) = sweep {
         html += &format!(
             "<h2>Sweep over {}</h2>\n{}\n",

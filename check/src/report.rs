@@ -691,7 +691,63 @@ impl Report {
                 .map(|r| format!("; recommended max_alloc_bytes {}", human_bytes(r)))
                 .unwrap_or_default()
         );
-        crate::html::page("hardpack-check report", &summary, &entries, self.sweep)
+        crate::html::page_with(
+            "hardpack-check report",
+            &summary,
+            &self.ledger_html(),
+            &entries,
+            self.sweep,
+        )
+    }
+
+    /// The verdict and the ledger as HTML: the open lines first, each with its reason.
+    fn ledger_html(&self) -> String {
+        use crate::html::escape;
+        if !self.verdict_needs_reach || self.ledger.lines.is_empty() {
+            return String::new();
+        }
+        let open = self.ledger.open();
+        let mut html = format!(
+            "<h2>Verdict: {}</h2>\n<p>{} of the type's {} places open, {} closed (built and \
+             reached); {} payloads broke the decoder. Hardened means no place open and \
+             nothing broken.</p>\n<table><tr><th class=\"l\">place</th><th class=\"l\">asked \
+             for</th><th class=\"l\">open: why</th><th class=\"l\">built by</th><th \
+             class=\"l\">reached by</th></tr>\n",
+            if self.is_hardened() {
+                "hardened"
+            } else {
+                "not hardened"
+            },
+            open.len(),
+            self.ledger.lines.len(),
+            self.ledger.lines.len() - open.len(),
+            self.broken().len(),
+        );
+        let mut lines: Vec<&crate::ledger::Line> = self.ledger.lines.iter().collect();
+        lines.sort_by_key(|l| l.open.is_none());
+        for line in lines {
+            html += &format!(
+                "<tr{}><td class=\"l\">{}</td><td class=\"l\">{}</td><td \
+                 class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td></tr>\n",
+                if line.open.is_some() {
+                    " class=\"bad\""
+                } else {
+                    ""
+                },
+                escape(line.name()),
+                escape(&line.what),
+                escape(
+                    &line
+                        .open
+                        .as_ref()
+                        .map(|o| o.reason(&self.decoder))
+                        .unwrap_or_default()
+                ),
+                escape(line.built_by.as_deref().unwrap_or("")),
+                escape(line.reached_by.as_deref().unwrap_or("")),
+            );
+        }
+        html + "</table>\n"
     }
 }
 

@@ -210,3 +210,33 @@ fn a_sample_passing_one_untagged_place_leaves_the_other_open() {
         report.text()
     );
 }
+
+#[test]
+fn the_text_json_and_html_render_the_same_open_lines() {
+    let report = check::<Group>().run();
+    let text = report.text();
+    assert!(
+        text.contains("open: `Group.members[]` (a str): refused every value tried"),
+        "{text}"
+    );
+    let json = report.json();
+    let open: Vec<(&str, &str)> = json["ledger"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| !l["open"].is_null())
+        .map(|l| (l["place"].as_str().unwrap(), l["open"].as_str().unwrap()))
+        .collect();
+    assert_eq!(open, [("Group.members[]", "refused")]);
+    let html = report.html().unwrap();
+    assert!(html.contains("<h2>Verdict: not hardened</h2>"), "{html}");
+    // The open line comes first, marked.
+    let first_row = html
+        .split("<tr class=\"bad\">")
+        .nth(1)
+        .expect("an open line");
+    assert!(
+        first_row.starts_with("<td class=\"l\">Group.members[]</td><td class=\"l\">a str</td>"),
+        "{first_row}"
+    );
+}
