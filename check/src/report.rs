@@ -897,6 +897,49 @@ mod tests {
     }
 
     #[test]
+    fn a_payload_not_run_reaches_no_place() {
+        let mut attack = row(4, 0);
+        attack.place = Some("T.x".into());
+        attack.offset = Some(0);
+        attack.reaches = vec!["T.y".into()];
+        attack.outcome = Outcome::NotRun;
+        assert!(attack.reached_places().is_empty());
+        attack.outcome = Outcome::StackOverflow;
+        assert_eq!(
+            attack.reached_places(),
+            [("T.x", "an attack broke the decoder there")]
+        );
+    }
+
+    #[cfg(feature = "html")]
+    #[test]
+    fn payload_files_get_no_ledger_section_in_the_html() {
+        let mut report = report(None);
+        report.rows = vec![row(4, 10)];
+        report.verdict_needs_reach = false;
+        let root = crate::shape::Node {
+            place: String::new(),
+            what: "struct T".into(),
+            variant: false,
+            trace: crate::shape::NodeTrace::Built,
+        };
+        report.ledger = crate::ledger::Ledger::new(crate::ledger::Entries {
+            nodes: &[root],
+            passages: &[],
+            place_keys: &Default::default(),
+            rows: &report.rows,
+            trace_error: None,
+        });
+        assert_eq!(report.ledger_html(), "");
+        report.verdict_needs_reach = true;
+        assert!(report
+            .ledger_html()
+            .contains("<h2>Verdict: not hardened</h2>"));
+        report.ledger = Default::default();
+        assert_eq!(report.ledger_html(), "");
+    }
+
+    #[test]
     fn the_json_and_the_text_say_each_outcome_and_the_verdict() {
         let mut report = report(None);
         report.verdict_needs_reach = true;

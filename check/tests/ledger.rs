@@ -240,3 +240,45 @@ fn the_text_json_and_html_render_the_same_open_lines() {
         "{first_row}"
     );
 }
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t", content = "c")]
+enum Adjacent {
+    Empty,
+    Full(Vec<u8>),
+}
+
+#[test]
+fn an_adjacently_tagged_enums_variants_are_lines_named_by_the_enum() {
+    let report = check::<Adjacent>().run();
+    let variants: Vec<(&str, &str)> = report
+        .ledger
+        .lines
+        .iter()
+        .filter(|l| l.variant)
+        .map(|l| (l.name(), l.what.as_str()))
+        .collect();
+    assert_eq!(
+        variants,
+        [
+            ("Adjacent::Empty", "a variant (named by its tag)"),
+            ("Adjacent::Full", "a variant (named by its tag)")
+        ],
+        "{}",
+        report.text()
+    );
+    assert!(report.is_hardened(), "{}", report.text());
+}
+
+#[test]
+fn an_externally_tagged_enums_variants_are_lines_asked_as_variants() {
+    let report = check::<Outer>().run();
+    let plain = report
+        .ledger
+        .lines
+        .iter()
+        .find(|l| l.place == "Outer::Plain")
+        .expect("a line for each variant serde lists");
+    assert_eq!(plain.what, "a variant");
+    assert!(plain.variant);
+}
