@@ -896,6 +896,23 @@ mod tests {
         assert_eq!(report.recommended_max_alloc_bytes(), Some(1 << 20));
     }
 
+    /// The ledger of a type whose root the trace built, after `rows`.
+    fn built_root_ledger(rows: &[Row]) -> crate::ledger::Ledger {
+        let root = crate::shape::Node {
+            place: String::new(),
+            what: "struct T".into(),
+            variant: false,
+            trace: crate::shape::NodeTrace::Built,
+        };
+        crate::ledger::Ledger::new(crate::ledger::Entries {
+            nodes: &[root],
+            passages: &[],
+            place_keys: &Default::default(),
+            rows,
+            trace_error: None,
+        })
+    }
+
     #[test]
     fn a_payload_not_run_reaches_no_place() {
         let mut attack = row(4, 0);
@@ -917,19 +934,7 @@ mod tests {
         let mut report = report(None);
         report.rows = vec![row(4, 10)];
         report.verdict_needs_reach = false;
-        let root = crate::shape::Node {
-            place: String::new(),
-            what: "struct T".into(),
-            variant: false,
-            trace: crate::shape::NodeTrace::Built,
-        };
-        report.ledger = crate::ledger::Ledger::new(crate::ledger::Entries {
-            nodes: &[root],
-            passages: &[],
-            place_keys: &Default::default(),
-            rows: &report.rows,
-            trace_error: None,
-        });
+        report.ledger = built_root_ledger(&report.rows);
         assert_eq!(report.ledger_html(), "");
         report.verdict_needs_reach = true;
         assert!(report
@@ -946,20 +951,7 @@ mod tests {
         let mut refused = row(4, 10);
         refused.outcome = Outcome::Refused("too deep".into());
         report.rows = vec![refused.clone()];
-        // The root, built by the trace, which no payload reached.
-        let root = crate::shape::Node {
-            place: String::new(),
-            what: "struct T".into(),
-            variant: false,
-            trace: crate::shape::NodeTrace::Built,
-        };
-        report.ledger = crate::ledger::Ledger::new(crate::ledger::Entries {
-            nodes: &[root],
-            passages: &[],
-            place_keys: &Default::default(),
-            rows: &report.rows,
-            trace_error: None,
-        });
+        report.ledger = built_root_ledger(&report.rows);
         let json = report.json();
         assert_eq!(json["rows"][0]["outcome"], "refused");
         assert_eq!(json["rows"][0]["message"], "too deep");

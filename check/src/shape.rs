@@ -77,6 +77,28 @@ pub enum Shape {
     Sampled(Vec<Sample>),
 }
 
+impl Shape {
+    /// What the shape is, in words: `a str`, `u8`, `a sequence`, a container's name.
+    pub fn describe(&self) -> String {
+        match self {
+            Shape::Unit => "()".into(),
+            Shape::Bool => "a bool".into(),
+            Shape::Int { signed, bits } => format!("{}{bits}", if *signed { "i" } else { "u" }),
+            Shape::Float(bits) => format!("f{bits}"),
+            Shape::Char => "a char".into(),
+            Shape::Str => "a str".into(),
+            Shape::Bytes => "bytes".into(),
+            Shape::Option(_) => "an Option".into(),
+            Shape::Seq(_) => "a sequence".into(),
+            Shape::Map { .. } => "a map".into(),
+            Shape::Tuple(_) => "a tuple".into(),
+            Shape::Named(name) => name.clone(),
+            Shape::Opaque => "anything".into(),
+            Shape::Sampled(_) => "what its samples hold".into(),
+        }
+    }
+}
+
 /// A named struct or enum.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Container {

@@ -461,7 +461,7 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
                 format!(
                     "{} where the type wants {}",
                     hostile.0,
-                    describe(&place.shape)
+                    place.shape.describe()
                 ),
                 &hostile.1,
             ));
@@ -621,25 +621,6 @@ fn wrong_kind(resolved: Resolved<'_>) -> Option<(&'static str, Vec<u8>)> {
         | Resolved::Container(_, Container::TupleStruct(_)) => ("a bool", vec![0xc3]),
         _ => return None,
     })
-}
-
-fn describe(shape: &Shape) -> String {
-    match shape {
-        Shape::Unit => "()".into(),
-        Shape::Bool => "a bool".into(),
-        Shape::Int { signed, bits } => format!("{}{bits}", if *signed { "i" } else { "u" }),
-        Shape::Float(bits) => format!("f{bits}"),
-        Shape::Char => "a char".into(),
-        Shape::Str => "a str".into(),
-        Shape::Bytes => "bytes".into(),
-        Shape::Option(_) => "an Option".into(),
-        Shape::Seq(_) => "a sequence".into(),
-        Shape::Map { .. } => "a map".into(),
-        Shape::Tuple(_) => "a tuple".into(),
-        Shape::Named(name) => name.clone(),
-        Shape::Opaque => "anything".into(),
-        Shape::Sampled(_) => "what its samples hold".into(),
-    }
 }
 
 /// One step from a place to a place inside it.

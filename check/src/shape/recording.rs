@@ -15,20 +15,6 @@ use super::{Container, Shape, Variant};
 use crate::sample::{Sample, SampleDeserializer};
 use crate::search::{alternatives, probes};
 
-/// What a leaf's request asks for, in words.
-fn describe(shape: &Shape) -> String {
-    match shape {
-        Shape::Unit => "unit".into(),
-        Shape::Bool => "a bool".into(),
-        Shape::Int { signed, bits } => format!("{}{bits}", if *signed { "i" } else { "u" }),
-        Shape::Float(bits) => format!("f{bits}"),
-        Shape::Char => "a char".into(),
-        Shape::Str => "a str".into(),
-        Shape::Bytes => "bytes".into(),
-        _ => "a value".into(),
-    }
-}
-
 /// The tracing deserializer's position: the run's state and where it reads, as a path from
 /// the root (`.params[]`) and as a key: the innermost named container and the path inside it
 /// (`Param::List[]`), which names the same place wherever the container appears.
@@ -394,7 +380,7 @@ impl Recording<'_, '_> {
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
         self.found(shape.clone());
-        self.tracer.ask(|| describe(&shape));
+        self.tracer.ask(|| shape.describe());
         let key = self.tracer.key();
         let direct_field = self.tracer.rel.matches(['.', '[', '{', '?', ':']).count() == 1
             && self.tracer.rel.starts_with('.');
