@@ -1,7 +1,9 @@
 //! Any program that decodes MessagePack, in any language, run on one payload as its own
-//! process: under a memory cap (the address space, `ulimit -v`) and a time limit, measured
-//! (peak RSS from `wait4`, wall time, exit code, signal) and judged with one set of outcomes.
-//! `hardpack audit --exec` and `repro --exec` stand on it.
+//! process tree: started by the spawner ([`crate::spawner`]) under a memory cap (each
+//! process's address space, and the tree's resident memory) and a time limit, measured (the
+//! decoder's own peak RSS and the tree's, wall time, exit code, signal), ended with
+//! everything it started, and judged with one set of outcomes. `hardpack audit --exec` and
+//! `repro --exec` stand on it.
 //!
 //! The program follows the adapter convention (`adapters/README.md`): exit 0 when the
 //! document decoded, 1 when the library raised an error, anything else is a crash. Out of
@@ -112,21 +114,37 @@ impl Decoder {
         self.words.iter().any(|w| w.contains(VALID_PLACEHOLDER))
     }
 
-    /// The command's words with `{file}` and `{valid}` replaced.
+    /// The command's words with `{file}` and `{valid}` replaced by the paths' bytes: a path
+    /// that is not UTF-8 reaches the program as it is.
     fn argv(&self, file: &Path, valid: Option<&Path>) -> Vec<OsString> {
-        let file = file.as_os_str().to_string_lossy();
-        let valid = valid.map(|v| v.as_os_str().to_string_lossy());
+        use std::os::unix::ffi::{OsStrExt, OsStringExt};
+        let file = file.as_os_str().as_bytes();
+        let valid = valid.map(|v| v.as_os_str().as_bytes());
         self.words
             .iter()
             .map(|w| {
-                let w = w.replace(FILE_PLACEHOLDER, &file);
-                match &valid {
-                    Some(valid) => w.replace(VALID_PLACEHOLDER, valid).into(),
-                    None => w.into(),
-                }
+                let w = replace_bytes(w.as_bytes(), FILE_PLACEHOLDER.as_bytes(), file);
+                let w = match valid {
+                    Some(valid) => replace_bytes(&w, VALID_PLACEHOLDER.as_bytes(), valid),
+                    None => w,
+                };
+                OsString::from_vec(w)
             })
             .collect()
     }
+}
+
+/// `text` with every `from` replaced by `to`.
+fn replace_bytes(text: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.windows(from.len()).position(|w| w == from) {
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(to);
+        rest = &rest[at + from.len()..];
+    }
+    out.extend_from_slice(rest);
+    out
 }
 
 /// The limits each run gets.
@@ -157,8 +175,14 @@ pub struct Run {
     /// The runtime's message for a crash or an out-of-memory, the error for a refusal, or how
     /// the process died.
     pub detail: String,
-    /// The most resident memory the process (and the children it waited for) held.
+    /// The most resident memory the run held: the decoder's own peak (which includes the
+    /// children it waited for), or the most its whole process tree held at once, whichever
+    /// is larger.
     pub peak_rss_bytes: u64,
+    /// The decoder process's own peak RSS.
+    pub own_peak_rss_bytes: u64,
+    /// Processes the decoder left running, killed when it ended.
+    pub left_behind: u32,
     /// From start to exit.
     pub wall: Duration,
     /// The exit status, when it exited.
@@ -177,8 +201,20 @@ const STDOUT_KEPT: usize = 4 << 10;
 /// At most this much of the start, and this much of the end, of standard error is kept.
 const STDERR_KEPT: usize = 4 << 10;
 
+/// The program each run is started by (see [`crate::spawner`]): the running `hardpack`
+/// executable, or the one `HARDPACK_SPAWNER` names (for a program that links this crate and
+/// is not `hardpack`, such as a test).
+pub fn spawner_program() -> Result<std::path::PathBuf, String> {
+    match std::env::var_os("HARDPACK_SPAWNER") {
+        Some(path) => Ok(path.into()),
+        None => std::env::current_exe()
+            .map_err(|e| format!("finding the hardpack executable to start runs with: {e}")),
+    }
+}
+
 /// Runs `decoder` on `file` (then on `valid`, in stream reuse mode) under `limits`, and
-/// judges it. An error means the run could not start (no `sh`), not that the program failed.
+/// judges it. An error means the run could not start or be contained, not that the program
+/// failed.
 pub fn run(
     decoder: &Decoder,
     file: &Path,
@@ -186,67 +222,81 @@ pub fn run(
     limits: &ExecLimits,
 ) -> Result<Run, String> {
     use std::os::unix::process::CommandExt;
-    use wait4::Wait4;
 
     end_runs_on_interrupt();
-    let kib = (limits.memory_bytes / 1024).max(1);
-    // `exec` keeps the program's own exit status and signal; its own process group lets a
-    // timeout end whatever it started.
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v \"$1\" && ulimit -s 8192 || exit 125; shift; exec \"$@\"")
-        .arg("sh")
-        .arg(kib.to_string())
-        .args(decoder.argv(file, valid))
+    let spawner = spawner_program()?;
+    // The spawner's own process group lets Ctrl-C, or the spawner not answering, end it and
+    // whatever is still in the group.
+    let mut child = Command::new(&spawner)
+        .args(crate::spawner::arguments(
+            limits.timeout,
+            limits.memory_bytes as u64,
+            decoder.argv(file, valid),
+        ))
         .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("starting sh for {}: {e}", decoder.command))?;
-    let started = Instant::now();
+        .map_err(|e| {
+            format!(
+                "starting {} to run {}: {e}",
+                spawner.display(),
+                decoder.command
+            )
+        })?;
     let pid = child.id();
     RUNNING.store(pid, Ordering::SeqCst);
     let stdout = keep_output(child.stdout.take(), STDOUT_KEPT);
     let stderr = keep_output(child.stderr.take(), STDERR_KEPT);
 
+    // The spawner ends the run at the time limit; this is for a spawner that hangs.
     let (done, finished) = mpsc::channel::<()>();
-    let timeout = limits.timeout;
+    let grace = limits.timeout + Duration::from_secs(10);
     let watchdog = std::thread::spawn(move || {
-        let expired = finished.recv_timeout(timeout) == Err(mpsc::RecvTimeoutError::Timeout);
+        let expired = finished.recv_timeout(grace) == Err(mpsc::RecvTimeoutError::Timeout);
         if expired {
             kill_group(pid);
         }
         expired
     });
-    let waited = child.wait4();
-    let wall = started.elapsed();
+    let waited = child.wait();
     let _ = done.send(());
-    let timed_out = watchdog.join().unwrap_or(false);
-    // Whatever it started and left behind goes with it.
+    let spawner_hung = watchdog.join().unwrap_or(false);
     kill_group(pid);
     RUNNING.store(0, Ordering::SeqCst);
-    let usage = waited.map_err(|e| format!("waiting for {}: {e}", decoder.command))?;
+    waited.map_err(|e| format!("waiting for {}: {e}", spawner.display()))?;
     let (stdout, _) = stdout.collect();
     let (stderr_head, stderr_tail) = stderr.collect();
     let stderr = stderr_head + &stderr_tail;
-
-    let (exit_code, signal) = status_parts(usage.status);
-    if exit_code == Some(125) && stderr.contains("ulimit") {
+    if spawner_hung {
         return Err(format!(
-            "could not set the memory cap ({}): {}",
-            crate::units::human_bytes(limits.memory_bytes),
-            stderr.trim()
+            "{} did not answer within {grace:?} of starting {}",
+            spawner.display(),
+            decoder.command
         ));
     }
-    let (outcome, detail) = judge(exit_code, signal, timed_out, timeout, &stderr);
+    let Some((answer, stderr)) = crate::spawner::take_answer(&stderr) else {
+        return Err(format!(
+            "{} gave no answer for {} (is it the hardpack executable?): {}",
+            spawner.display(),
+            decoder.command,
+            last_line(&stderr).unwrap_or_default()
+        ));
+    };
+    if let Some(error) = answer.error {
+        return Err(format!("{}: {error}", decoder.command));
+    }
+    let (outcome, detail) = judge(&answer, limits, &stderr);
     Ok(Run {
         outcome,
         detail,
-        peak_rss_bytes: usage.rusage.maxrss,
-        wall,
-        exit_code,
-        signal,
+        peak_rss_bytes: answer.tree_peak_bytes,
+        own_peak_rss_bytes: answer.peak_rss_bytes,
+        left_behind: answer.left_behind,
+        wall: Duration::from_micros(answer.wall_us),
+        exit_code: answer.exit_code,
+        signal: answer.signal,
         stdout,
         stderr_tail: last_chars(&stderr, STDERR_KEPT),
     })
@@ -269,12 +319,6 @@ fn end_runs_on_interrupt() {
             std::process::exit(130);
         });
     });
-}
-
-/// Exit code and signal of a finished process.
-fn status_parts(status: std::process::ExitStatus) -> (Option<i32>, Option<i32>) {
-    use std::os::unix::process::ExitStatusExt;
-    (status.code(), status.signal())
 }
 
 /// Sends SIGKILL to the process group `pid` leads; one already gone is no error.
@@ -348,29 +392,41 @@ impl KeptOutput {
     }
 }
 
-/// The outcome and its detail from how the process ended and what it said last.
+/// The outcome and its detail from how the run ended and what the decoder said last. Exit
+/// status 1 is the library's refusal whatever the message says (a message may quote a
+/// runtime's words); a runtime's out-of-memory words decide only for other statuses and
+/// signals.
 pub fn judge(
-    exit_code: Option<i32>,
-    signal: Option<i32>,
-    timed_out: bool,
-    timeout: Duration,
+    answer: &crate::spawner::Answer,
+    limits: &ExecLimits,
     stderr: &str,
 ) -> (Outcome, String) {
-    if timed_out {
+    if answer.timed_out {
         return (
             Outcome::Timeout,
-            format!("no answer within {timeout:?}: killed"),
+            format!("no answer within {:?}: killed", limits.timeout),
         );
     }
-    if exit_code == Some(0) {
-        return (Outcome::Decoded, String::new());
+    if answer.over_cap {
+        return (
+            Outcome::Oom,
+            format!(
+                "the process tree held {} at once, over the cap of {}: killed",
+                crate::units::human_bytes(answer.tree_peak_bytes as usize),
+                crate::units::human_bytes(limits.memory_bytes)
+            ),
+        );
+    }
+    match (answer.exit_code, answer.signal) {
+        (Some(0), _) => return (Outcome::Decoded, String::new()),
+        (Some(1), _) => return (Outcome::Refused, last_line(stderr).unwrap_or_default()),
+        _ => {}
     }
     if let Some(line) = out_of_memory_message(stderr) {
         return (Outcome::Oom, line);
     }
     let said = runtime_failure_message(stderr).or_else(|| last_line(stderr));
-    match (exit_code, signal) {
-        (Some(1), _) => (Outcome::Refused, said.unwrap_or_default()),
+    match (answer.exit_code, answer.signal) {
         (Some(code), _) => (
             Outcome::Crash,
             match said {
@@ -469,21 +525,42 @@ fn cell(line: &str) -> String {
 mod tests {
     use super::*;
 
-    const MINUTE: Duration = Duration::from_secs(60);
+    use crate::spawner::Answer;
+
+    fn ended(exit_code: Option<i32>, signal: Option<i32>, stderr: &str) -> (Outcome, String) {
+        let answer = Answer {
+            exit_code,
+            signal,
+            ..Answer::default()
+        };
+        judge(&answer, &ExecLimits::default(), stderr)
+    }
 
     #[test]
     fn the_adapter_convention_decides_decoded_and_refused() {
-        assert_eq!(judge(Some(0), None, false, MINUTE, "").0, Outcome::Decoded);
-        let (outcome, detail) = judge(Some(1), None, false, MINUTE, "ValueError: bad\n");
+        assert_eq!(ended(Some(0), None, "").0, Outcome::Decoded);
+        let (outcome, detail) = ended(Some(1), None, "ValueError: bad\n");
         assert_eq!(
             (outcome, detail.as_str()),
             (Outcome::Refused, "ValueError: bad")
         );
-        let (outcome, detail) = judge(Some(3), None, false, MINUTE, "");
+        let (outcome, detail) = ended(Some(3), None, "");
         assert_eq!(
             (outcome, detail.as_str()),
             (Outcome::Crash, "exit status 3")
         );
+    }
+
+    #[test]
+    fn exit_status_1_is_a_refusal_whatever_its_message_quotes() {
+        for said in [
+            "unknown field 'MemoryError'",
+            "bad input near: fatal error: runtime: out of memory",
+            "Exception: java.lang.OutOfMemoryError in the payload's text",
+        ] {
+            let (outcome, detail) = ended(Some(1), None, said);
+            assert_eq!((outcome, detail.as_str()), (Outcome::Refused, said));
+        }
     }
 
     #[test]
@@ -498,44 +575,63 @@ mod tests {
             "fatal error: out of memory allocating heap arena metadata",
             "terminate called after throwing an instance of 'std::bad_alloc'",
         ] {
-            // Whatever the exit: Go exits 2, the JVM 1, V8 and Rust abort.
-            for (code, signal) in [(Some(1), None), (Some(2), None), (None, Some(6))] {
-                let (outcome, _) = judge(code, signal, false, MINUTE, said);
+            // Go exits 2, an adapter's catch-all 70, V8 and Rust abort.
+            for (code, signal) in [(Some(2), None), (Some(70), None), (None, Some(6))] {
+                let (outcome, _) = ended(code, signal, said);
                 assert_eq!(outcome, Outcome::Oom, "{said:?} with {code:?} {signal:?}");
             }
         }
-        let (_, detail) = judge(
-            Some(2),
-            None,
-            false,
-            MINUTE,
-            "\nfatal error: runtime: out of memory\n",
-        );
+        let (_, detail) = ended(Some(2), None, "\nfatal error: runtime: out of memory\n");
         assert_eq!(detail, "fatal error: runtime: out of memory");
     }
 
     #[test]
     fn a_signal_or_a_stack_overflow_is_a_crash_with_its_name() {
-        let (outcome, detail) = judge(None, Some(11), false, MINUTE, "");
+        let (outcome, detail) = ended(None, Some(11), "");
         assert_eq!(outcome, Outcome::Crash);
         assert!(detail.starts_with("killed by signal 11"), "{detail}");
-        let (outcome, detail) = judge(
-            Some(1),
+        let (outcome, detail) = ended(
+            Some(70),
             None,
-            false,
-            MINUTE,
             "Exception in thread \"main\" java.lang.StackOverflowError\n\tat Foo.bar(Foo.java:1)\n",
         );
-        // The JVM exits 1 on an uncaught error: the adapter convention reads it as a refusal,
-        // and the detail names the overflow.
-        assert_eq!(outcome, Outcome::Refused);
+        assert_eq!(outcome, Outcome::Crash);
         assert!(detail.contains("StackOverflowError"), "{detail}");
     }
 
     #[test]
-    fn a_timeout_wins_over_the_status_of_the_kill() {
-        let (outcome, _) = judge(None, Some(9), true, MINUTE, "");
-        assert_eq!(outcome, Outcome::Timeout);
+    fn a_timeout_wins_over_the_status_of_the_kill_and_a_tree_over_the_cap_is_oom() {
+        let answer = Answer {
+            signal: Some(9),
+            timed_out: true,
+            ..Answer::default()
+        };
+        let limits = ExecLimits::default();
+        assert_eq!(judge(&answer, &limits, "").0, Outcome::Timeout);
+        let answer = Answer {
+            signal: Some(9),
+            over_cap: true,
+            tree_peak_bytes: 5 << 30,
+            ..Answer::default()
+        };
+        let (outcome, detail) = judge(&answer, &limits, "");
+        assert_eq!(outcome, Outcome::Oom);
+        assert!(detail.contains("over the cap of 4.0 GiB"), "{detail}");
+    }
+
+    #[test]
+    fn a_path_that_is_not_utf8_reaches_the_program_as_it_is() {
+        use std::os::unix::ffi::OsStrExt;
+        let decoder = Decoder::parse("decode --in={file} {file}").unwrap();
+        let path = Path::new(std::ffi::OsStr::from_bytes(b"payloads/\xff\xfe.bin"));
+        assert_eq!(
+            decoder.argv(path, None),
+            [
+                OsString::from("decode"),
+                std::ffi::OsStr::from_bytes(b"--in=payloads/\xff\xfe.bin").to_owned(),
+                path.as_os_str().to_owned(),
+            ]
+        );
     }
 
     #[test]

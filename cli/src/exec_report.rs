@@ -188,7 +188,8 @@ pub struct ExecRow {
     pub outcome: String,
     /// The runtime's message, the error, or how the process died.
     pub detail: String,
-    /// The most resident memory the run held.
+    /// The most resident memory the run held: the decoder's own peak, or the most its whole
+    /// process tree held at once, whichever is larger.
     pub peak_rss_bytes: u64,
     /// The decoder's peak RSS on a one-byte document.
     pub baseline_rss_bytes: u64,
@@ -204,6 +205,8 @@ pub struct ExecRow {
     pub signal: Option<i32>,
     /// The end of its standard error.
     pub stderr_tail: String,
+    /// Processes it started that were still running when it ended (killed then).
+    pub left_behind: u32,
 }
 
 impl ExecRow {
@@ -240,6 +243,7 @@ pub fn audit_one(
         exit_code: None,
         signal: None,
         stderr_tail: String::new(),
+        left_behind: 0,
     };
     // Read here so a file that cannot be read is a row, not a decoder's failure.
     match std::fs::read(path) {
@@ -261,6 +265,7 @@ pub fn audit_one(
     row.exit_code = judged.run.exit_code;
     row.signal = judged.run.signal;
     row.stderr_tail = judged.run.stderr_tail;
+    row.left_behind = judged.run.left_behind;
     Ok(row)
 }
 

@@ -12,4 +12,6 @@ pub mod exec;
 pub mod exec_report;
 pub mod limit_flags;
 pub mod repro;
+#[cfg(unix)]
+pub mod spawner;
 pub mod units;

@@ -729,6 +729,12 @@ fn run_exec_repro(args: &ReproArgs, command: &str) -> Result<ExitCode, String> {
             "time:     {} wall; {ended}",
             human_duration(Duration::from_secs_f64(row.wall_ms / 1e3))
         );
+        if row.left_behind > 0 {
+            println!(
+                "left:     {} process(es) it started were still running when it ended: killed",
+                row.left_behind
+            );
+        }
         if !row.stderr_tail.trim().is_empty() {
             println!("stderr (end):");
             for line in row
@@ -898,6 +904,14 @@ fn run_peer_decode(implementation: &str, input: &std::path::Path) -> Result<Exit
 }
 
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    {
+        let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+        if args.first().map(|a| a.as_os_str()) == Some(hardpack_cli::spawner::SPAWNER_ARG.as_ref())
+        {
+            return hardpack_cli::spawner::main(&args[1..]);
+        }
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

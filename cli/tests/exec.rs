@@ -34,7 +34,8 @@ fn executable(path: &Path, script: &str) {
 
 /// A decoder whose answer is chosen by the payload's first byte: c0 decodes, c1 is refused,
 /// c2 segfaults, c3 hangs (with a grandchild holding the pipes), c4 prints Go's out-of-memory
-/// message at the head of 100 KiB of stack dump, c5 allocates 2 GiB in Python.
+/// message at the head of 100 KiB of stack dump, c5 allocates 2 GiB in Python (whose
+/// uncaught `MemoryError` exits 1, so the script exits 70 as the adapter convention asks).
 const FAKE_DECODER: &str = r#"#!/bin/sh
 case $(od -An -tx1 -N1 "$1" | tr -d ' \n') in
   c0) exit 0 ;;
@@ -44,7 +45,7 @@ case $(od -An -tx1 -N1 "$1" | tr -d ' \n') in
   c4) echo "runtime: out of memory: cannot allocate 68719476736-byte block" >&2
       echo "fatal error: out of memory" >&2
       head -c 100000 /dev/zero | tr '\0' 'g' >&2; exit 2 ;;
-  c5) exec python3 -c 'b"x" * (2 << 30)' ;;
+  c5) python3 -c 'b"x" * (2 << 30)' || exit 70 ;;
 esac
 exit 7
 "#;
