@@ -1,9 +1,19 @@
-// @msgpack/msgpack decode() on the file: exit 0 decoded, 1 the library threw. With a second
-// file, the stream reuse mode: after the first file's error, the valid document goes to the
-// same Decoder, which answers recovered, refused-again, desynchronised or no-error.
+// @msgpack/msgpack decode() on the file: exit 0 decoded, 1 the library threw, 70 the runtime
+// failed. With a second file, the stream reuse mode: after the first file's error, the valid
+// document goes to the same Decoder, which answers recovered, refused-again, desynchronised
+// or no-error.
 import { readFileSync } from "node:fs";
 import { inspect, isDeepStrictEqual } from "node:util";
 import { Decoder, decode } from "@msgpack/msgpack";
+
+// V8 throws RangeError both for the library's own limits ("Insufficient data") and for a
+// stack overflow: the overflow is the runtime failing, a crash, not the library refusing.
+function exitIfRuntimeFailure(e) {
+  if (e instanceof RangeError && /Maximum call stack size exceeded/.test(e.message)) {
+    console.error(`RangeError: Maximum call stack size exceeded (a stack overflow)\n${e.stack}`);
+    process.exit(70);
+  }
+}
 
 const [file, valid] = process.argv.slice(2);
 const data = readFileSync(file);
@@ -11,6 +21,7 @@ if (valid === undefined) {
   try {
     decode(data);
   } catch (e) {
+    exitIfRuntimeFailure(e);
     console.error(String(e));
     process.exit(1);
   }
@@ -19,7 +30,8 @@ if (valid === undefined) {
   let failed = false;
   try {
     decoder.decode(data);
-  } catch {
+  } catch (e) {
+    exitIfRuntimeFailure(e);
     failed = true;
   }
   if (!failed) {
@@ -34,6 +46,7 @@ if (valid === undefined) {
         console.log(`desynchronised\n${inspect(got).slice(0, 80)} came back`);
       }
     } catch (e) {
+      exitIfRuntimeFailure(e);
       console.log("refused-again");
       console.error(String(e));
     }

@@ -32,11 +32,35 @@ impl ChildLimits {
     }
 }
 
-/// Files to audit: files as given, directories walked (sorted); metadata and notes (`.toml`,
-/// `.md`, `.dict`, `.json`, `.txt`) are skipped. A path given on the command line that does
-/// not exist is an error; inside a directory, whatever cannot be read (a dangling symlink, a
-/// file without permission, a directory that cannot be listed) is kept, and becomes a failed
-/// row when it is audited, so one bad entry does not lose the others.
+/// What a directory holds beside its payloads, by extension: metadata, notes and tables
+/// (a corpus's `.toml` records, a `cases.tsv`, a README).
+pub const NOT_PAYLOADS: [&str; 12] = [
+    "toml", "md", "dict", "json", "txt", "rs", "lock", "tsv", "csv", "html", "yml", "yaml",
+];
+
+/// Which files count as payloads, in words, for the reports.
+pub fn payload_rule() -> String {
+    format!(
+        "every file named, and every file below a directory named except hidden ones and \
+         *.{}",
+        NOT_PAYLOADS.join(", *.")
+    )
+}
+
+/// Whether a file found in a directory is a payload (see [`payload_rule`]).
+fn is_payload(path: &std::path::Path) -> bool {
+    let hidden = path
+        .file_name()
+        .is_some_and(|name| name.as_encoded_bytes().starts_with(b"."));
+    let extension = path.extension().and_then(|e| e.to_str());
+    !hidden && !extension.is_some_and(|e| NOT_PAYLOADS.contains(&e))
+}
+
+/// Files to audit: files as given, directories walked (sorted), keeping what
+/// [`payload_rule`] says. A path given on the command line that does not exist is an error;
+/// inside a directory, whatever cannot be read (a dangling symlink, a file without
+/// permission, a directory that cannot be listed) is kept, and becomes a failed row when it
+/// is audited, so one bad entry does not lose the others.
 pub fn collect_payloads(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for path in paths {
@@ -62,10 +86,7 @@ pub fn collect_payloads(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                 let p = entry.path();
                 if p.is_dir() {
                     dirs.push(p);
-                } else if !matches!(
-                    p.extension().and_then(|e| e.to_str()),
-                    Some("toml" | "md" | "dict" | "json" | "txt" | "rs" | "lock")
-                ) {
+                } else if is_payload(&p) {
                     found.push(p);
                 }
             }

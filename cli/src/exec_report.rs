@@ -171,6 +171,10 @@ fn run_one(
     })
 }
 
+fn lossy_path<S: serde::Serializer>(path: &Path, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&path.to_string_lossy())
+}
+
 /// What one decoder did with one payload.
 #[derive(Clone, Debug, Serialize)]
 pub struct ExecRow {
@@ -178,8 +182,13 @@ pub struct ExecRow {
     pub decoder: String,
     /// The payload: its path below the directory it was found in, or its file name.
     pub id: String,
-    /// The payload file.
+    /// The payload file (in JSON, a name that is not UTF-8 is written with U+FFFD for what
+    /// is not, and its bytes in `path_hex`).
+    #[serde(serialize_with = "lossy_path")]
     pub path: PathBuf,
+    /// The payload file's name as bytes in hex, when it is not UTF-8.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_hex: Option<String>,
     /// Its size.
     pub input_bytes: usize,
     /// `decoded`, `refused`, `crash`, `oom`, `timeout` or `unreadable`; in stream reuse mode
@@ -232,6 +241,14 @@ pub fn audit_one(
         decoder: measured.decoder.name.clone(),
         id: id.to_string(),
         path: path.to_path_buf(),
+        path_hex: path.to_str().is_none().then(|| {
+            use std::os::unix::ffi::OsStrExt;
+            path.as_os_str()
+                .as_bytes()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        }),
         input_bytes: 0,
         outcome: "unreadable".to_string(),
         detail: String::new(),
@@ -317,7 +334,7 @@ fn rows_of<'a>(decoder: &str, rows: &'a [ExecRow]) -> Vec<&'a ExecRow> {
 pub fn table(measured: &Measured, rows: &[ExecRow], limits: &ExecLimits) -> String {
     let sorted = rows_of(&measured.decoder.name, rows);
     let mut out = format!(
-        "decoder {}: {}{}\n  baseline {} peak RSS on a one-byte document; each run capped at {} of address space and {}\n",
+        "decoder {}: {}{}\n  baseline {} peak RSS on a one-byte document; each run capped at {} (each process's address space, and the process tree at once) and {}\n",
         measured.decoder.name,
         measured.decoder.command,
         if measured.reuse {

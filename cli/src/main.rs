@@ -623,8 +623,9 @@ fn refuse_hardpack_flags(
 fn command_line() -> String {
     std::iter::once("hardpack".to_string())
         .chain(
-            std::env::args()
+            std::env::args_os()
                 .skip(1)
+                .map(|a| a.to_string_lossy().into_owned())
                 .map(|a| shlex::try_quote(&a).map(|q| q.into_owned()).unwrap_or(a)),
         )
         .collect::<Vec<_>>()
@@ -667,6 +668,11 @@ fn run_exec_audit(args: &AuditArgs) -> Result<ExitCode, String> {
         text += "\n";
     }
     text += &exec_report::summary_table(&summaries, payloads.len());
+    text += &format!(
+        "payloads: {}\nmemory: {}\n",
+        hardpack_check::guard::payload_rule(),
+        hardpack_cli::spawner::MEASUREMENT
+    );
     let failed = rows.iter().filter(|r| r.failed()).count();
     text += &format!(
         "{} runs; {failed} failed (crash, out of memory, timeout, a stream that lost its place, no answer, or an unreadable file)\n",
@@ -677,6 +683,8 @@ fn run_exec_audit(args: &AuditArgs) -> Result<ExitCode, String> {
         "command": command,
         "memory_cap_bytes": limits.memory_bytes,
         "timeout_ms": limits.timeout.as_millis() as u64,
+        "payloads": hardpack_check::guard::payload_rule(),
+        "measurement": hardpack_cli::spawner::MEASUREMENT,
         "decoders": summaries,
         "rows": rows,
     });

@@ -35,6 +35,12 @@ pub const ANSWER_PREFIX: &str = "\u{1e}hardpack-spawner ";
 /// How often the process tree's memory is sampled.
 const SAMPLE_EVERY: Duration = Duration::from_millis(4);
 
+/// How the figures and the cap are made, in words, for the reports.
+pub const MEASUREMENT: &str = "peak RSS is the larger of the decoder's own (wait4, counted \
+    from its start by a spawner that holds a few hundred KiB) and the most its whole process \
+    tree held at once (sampled every 4 ms); the cap is on each process's address space and on \
+    the tree's sampled sum; whatever the decoder leaves running is killed when it ends";
+
 /// What the spawner saw of one run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Answer {

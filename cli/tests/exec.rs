@@ -406,3 +406,46 @@ fn ctrl_c_ends_the_running_decoder_with_the_audit() {
     assert!(!sleeping(), "the decoder outlived the audit");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A payload whose name is not UTF-8 is a row like any other, run on the file of that name;
+/// a table beside the payloads is not one.
+#[test]
+fn a_name_that_is_not_utf8_is_a_row_and_a_table_beside_the_payloads_is_not_a_payload() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("names");
+    let decoder = dir.join("decode");
+    executable(&decoder, FAKE_DECODER);
+    let payloads = dir.join("payloads");
+    std::fs::create_dir_all(&payloads).unwrap();
+    let strange = payloads.join(std::ffi::OsStr::from_bytes(b"caf\xe9-refused"));
+    write(&strange, &[0xc1]);
+    write(&payloads.join("cases.tsv"), b"name\taffected\n");
+    write(&payloads.join(".hidden"), &[0xc2]);
+    let command = format!("{} {{file}}", decoder.display());
+    let out = hardpack(&[
+        "audit",
+        "--exec",
+        &command,
+        "--json",
+        "-",
+        payloads.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = json(&out);
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    // The decoder read the file: with a lossy name it would not exist (exit 7, a crash).
+    assert_eq!(rows[0]["outcome"], "refused", "{}", rows[0]);
+    assert_eq!(rows[0]["id"], "caf\u{fffd}-refused");
+    assert!(rows[0]["path_hex"]
+        .as_str()
+        .unwrap()
+        .ends_with("636166e92d72656675736564"));
+    assert!(report["payloads"].as_str().unwrap().contains("*.tsv"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
