@@ -51,13 +51,17 @@ enum Command {
     /// Decode one payload and report the outcome, peak heap, allocations and time.
     ///
     /// Exit status: 0 decoded (or a structured target's oracle held), 1 rejected by the
-    /// codec, 2 usage or I/O error, 3 a fuzz target's oracle failed.
+    /// codec (with --exec: the program refused it), 2 usage or I/O error, 3 a fuzz target's
+    /// oracle failed, 4 with --exec: the program crashed, ran out of memory, hung or lost its
+    /// place in a stream.
     Repro(ReproArgs),
     /// Decode many payloads, each in an isolated child process, and report what each cost.
     ///
-    /// A directory is walked (metadata files are skipped). Prints a table sorted by
-    /// amplification (peak heap / input size). Exit status: 0 clean, 1 if any payload
-    /// crashed its child or went above max_alloc_bytes, 2 usage or I/O error.
+    /// A directory is walked (hidden files, notes and tables are skipped: the report lists
+    /// what counts). Prints a table sorted by amplification (peak heap / input size). Exit
+    /// status: 0 clean, 1 if any payload crashed its child or went above max_alloc_bytes
+    /// (with --exec: if any run crashed, ran out of memory, hung, lost its place in a stream
+    /// or did not answer), 2 usage or I/O error.
     Audit(AuditArgs),
     /// List the fuzz targets (one name a line; --json for what each checks). The scripts
     /// read the list from here.

@@ -64,6 +64,55 @@ pub struct Metadata {
     /// another check first. On such a target the case must still be refused, by any error.
     #[serde(default)]
     pub verdict_follows_size_of: bool,
+    /// For a case reported against another library: the versions it was reported on and
+    /// fixed in, and the adapters (`adapters/NAME`) that run each, so that
+    /// `scripts/reported-cases` shows it reproduces where it was reported.
+    pub reported: Option<Reported>,
+}
+
+/// A case reported against another library, and where it reproduces.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reported {
+    /// The library, as its package registry names it.
+    pub library: String,
+    /// The version the report was made against.
+    pub affected: String,
+    /// The adapter that decodes with that version.
+    pub affected_adapter: String,
+    /// What that version does with the payload (`crash`, `oom`, `timeout`).
+    pub affected_outcome: String,
+    /// The first version that refuses it, when there is one.
+    pub fixed: Option<String>,
+    /// The adapter that decodes with the fixed version.
+    pub fixed_adapter: Option<String>,
+    /// What the fixed version does with the payload (`refused`, or `decoded`).
+    pub fixed_outcome: Option<String>,
+}
+
+impl Reported {
+    /// The adapters named exist under `adapters_dir`, the fixed version's three fields go
+    /// together, and the outcomes are ones `audit --exec` gives.
+    pub fn check(&self, adapters_dir: &Path) -> Result<(), String> {
+        const OUTCOMES: [&str; 5] = ["decoded", "refused", "crash", "oom", "timeout"];
+        let fixed = [&self.fixed, &self.fixed_adapter, &self.fixed_outcome];
+        if fixed.iter().any(|f| f.is_some()) && fixed.iter().any(|f| f.is_none()) {
+            return Err("fixed, fixed_adapter and fixed_outcome go together".into());
+        }
+        let adapters = std::iter::once(&self.affected_adapter).chain(&self.fixed_adapter);
+        for adapter in adapters {
+            if !adapters_dir.join(adapter).join("run").is_file() {
+                return Err(format!("no adapter {adapter} under adapters/"));
+            }
+        }
+        let outcomes = std::iter::once(&self.affected_outcome).chain(&self.fixed_outcome);
+        for outcome in outcomes {
+            if !OUTCOMES.contains(&outcome.as_str()) {
+                return Err(format!("outcome {outcome:?} is none of {OUTCOMES:?}"));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// One case.
@@ -80,6 +129,12 @@ pub struct Case {
 /// Where the committed cases live.
 pub fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("cases")
+}
+
+/// Where the adapters that run other libraries live (`adapters/` at the top of the
+/// repository).
+pub fn adapters_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../adapters")
 }
 
 /// Loads every case in `dir`, sorted by name. A `.bin` without `.toml` (or the reverse) is an
@@ -116,6 +171,11 @@ pub fn load_cases(dir: &Path) -> Result<Vec<Case>, String> {
                         meta.target
                     ));
                 };
+                if let Some(reported) = &meta.reported {
+                    reported
+                        .check(&adapters_dir())
+                        .map_err(|e| format!("{}: [reported]: {e}", path.display()))?;
+                }
                 // A structured target decodes no input: only `checked` says something of it.
                 if target.is_structured() != (meta.expect == Expect::Checked) {
                     return Err(format!(
