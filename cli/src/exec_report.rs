@@ -14,6 +14,12 @@ use crate::units::{human_bytes, human_duration};
 /// The valid document of the reuse mode and its value, `[1, "reuse", {"a": true}]`.
 pub const VALID_DOCUMENT: &[u8] = b"\x93\x01\xa5reuse\x81\xa1a\xc3";
 
+/// Figures this close to a decoder's baseline are measurement noise, not what a payload cost:
+/// twenty runs of one adapter on the one-byte document spread by up to 768 KiB (Go's
+/// runtime; 608 KiB for V8, 480 KiB for the JVM, 72 KiB for CPython), and a program that
+/// reads nothing by 200 KiB. No payload is named the worst for a figure below it.
+pub const NOISE_FLOOR_BYTES: u64 = 1 << 20;
+
 /// The one-byte document (nil) on which a decoder's baseline memory is measured.
 pub const ONE_BYTE_DOCUMENT: &[u8] = &[0xc0];
 
@@ -319,18 +325,19 @@ pub fn unique_names(measured: &mut [Measured]) {
     }
 }
 
-/// A decoder's rows, most memory above the baseline first (ties by id).
+/// A decoder's rows: failures first, then most memory above the baseline (ties by id).
 fn rows_of<'a>(decoder: &str, rows: &'a [ExecRow]) -> Vec<&'a ExecRow> {
     let mut mine: Vec<&ExecRow> = rows.iter().filter(|r| r.decoder == decoder).collect();
     mine.sort_by(|a, b| {
-        b.above_baseline_bytes
-            .cmp(&a.above_baseline_bytes)
+        b.failed()
+            .cmp(&a.failed())
+            .then(b.above_baseline_bytes.cmp(&a.above_baseline_bytes))
             .then(a.id.cmp(&b.id))
     });
     mine
 }
 
-/// One decoder's rows in a table, most memory above the baseline first.
+/// One decoder's rows in a table: failures first, then most memory above the baseline.
 pub fn table(measured: &Measured, rows: &[ExecRow], limits: &ExecLimits) -> String {
     let sorted = rows_of(&measured.decoder.name, rows);
     let mut out = format!(
@@ -418,7 +425,7 @@ pub fn summaries(measured: &[Measured], rows: &[ExecRow]) -> Vec<DecoderSummary>
                         .cmp(&b.above_baseline_bytes)
                         .then(b.id.cmp(&a.id))
                 })
-                .filter(|r| r.above_baseline_bytes > 0);
+                .filter(|r| r.above_baseline_bytes > NOISE_FLOOR_BYTES);
             DecoderSummary {
                 decoder: m.decoder.name.clone(),
                 command: m.decoder.command.clone(),
@@ -450,7 +457,10 @@ pub fn summary_table(summaries: &[DecoderSummary], payloads: usize) -> String {
                 "{} ({p})",
                 human_bytes(s.worst_above_baseline_bytes as usize)
             ),
-            None => "0 B".to_string(),
+            None => format!(
+                "none above the noise floor ({})",
+                human_bytes(NOISE_FLOOR_BYTES as usize)
+            ),
         };
         out += &format!(
             "  {:<32} {:>9} {:>7}  {:<44} {}\n",
@@ -478,45 +488,226 @@ pub fn html(command: &str, summaries: &[DecoderSummary], rows: &[ExecRow]) -> St
          body{font-family:system-ui,sans-serif;margin:2em;max-width:80em}\
          table{border-collapse:collapse;margin:1em 0}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:right;vertical-align:top}\
          td.l,th.l{text-align:left}tr.failed td{background:#fde8e8}code{font-size:.9em}\
+         dl.legend{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dt{font-weight:bold}\
+         .bar{display:inline-block;height:.8em;background:#4a78c2;vertical-align:middle}\
+         .stack{display:flex;width:24em;height:1em}.stack span{display:block;height:100%}\
          </style></head><body>\n<h1>Decoders under hostile MessagePack</h1>\n",
     );
     page += &format!("<p><code>{}</code></p>\n", escape(command));
-    page += "<table><tr><th class=\"l\">decoder</th><th>baseline RSS</th><th>failed</th><th class=\"l\">outcomes</th><th>worst above baseline</th><th class=\"l\">payload</th></tr>\n";
+    page += &legend();
+    page += "<h2>Summary</h2>\n<table><tr><th class=\"l\">decoder</th><th>baseline RSS</th><th>failed</th><th class=\"l\">outcomes</th><th class=\"l\"></th><th>worst above baseline</th><th class=\"l\">payload</th></tr>\n";
     for s in summaries {
-        let outcomes = s.outcomes_text();
+        let worst = match &s.worst_payload {
+            Some(_) => human_bytes(s.worst_above_baseline_bytes as usize),
+            None => "below the noise floor".into(),
+        };
         page += &format!(
-            "<tr{}><td class=\"l\">{}</td><td>{}</td><td>{}</td><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td></tr>\n",
+            "<tr{}><td class=\"l\"><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td></tr>\n",
             if s.failed > 0 { " class=\"failed\"" } else { "" },
+            anchor(&s.decoder),
             escape(&s.decoder),
             human_bytes(s.baseline_rss_bytes as usize),
             s.failed,
-            escape(&outcomes),
-            human_bytes(s.worst_above_baseline_bytes as usize),
+            escape(&s.outcomes_text()),
+            outcome_stack(&s.outcomes),
+            worst,
             escape(s.worst_payload.as_deref().unwrap_or("")),
         );
     }
     page += "</table>\n";
     for s in summaries {
+        let mine = rows_of(&s.decoder, rows);
+        let most = mine
+            .iter()
+            .map(|r| r.above_baseline_bytes)
+            .max()
+            .unwrap_or(0);
+        let failed = mine.iter().filter(|r| r.failed()).count();
         page += &format!(
-            "<h2>{}</h2>\n<p><code>{}</code></p>\n<table><tr><th>above baseline</th><th>peak RSS</th><th>input</th><th>wall ms</th><th class=\"l\">outcome</th><th class=\"l\">payload</th><th class=\"l\">detail</th></tr>\n",
+            "<h2 id=\"{}\">{}</h2>\n<p><code>{}</code>: {} runs, {failed} failed. Failures first, then the most memory above the baseline; the bar is memory above the baseline against this decoder's most.</p>\n",
+            anchor(&s.decoder),
             escape(&s.decoder),
-            escape(&s.command)
+            escape(&s.command),
+            mine.len(),
         );
-        for r in rows_of(&s.decoder, rows) {
-            page += &format!(
-                "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td></tr>\n",
-                if r.failed() { " class=\"failed\"" } else { "" },
-                human_bytes(r.above_baseline_bytes as usize),
-                human_bytes(r.peak_rss_bytes as usize),
-                human_bytes(r.input_bytes),
-                r.wall_ms,
-                escape(&r.outcome),
-                escape(&r.id),
-                escape(&r.detail),
-            );
+        let header = "<table><tr><th>above baseline</th><th class=\"l\"></th><th>peak RSS</th><th>input</th><th>wall ms</th><th class=\"l\">outcome</th><th class=\"l\">payload</th><th class=\"l\">detail</th></tr>\n";
+        // The failures and the costliest runs are shown; the rest are one click away.
+        let shown = mine
+            .iter()
+            .take_while(|r| r.failed() || r.above_baseline_bytes > NOISE_FLOOR_BYTES)
+            .count()
+            .max(failed)
+            .max(10.min(mine.len()));
+        page += header;
+        for r in &mine[..shown] {
+            page += &html_row(r, most);
         }
         page += "</table>\n";
+        if shown < mine.len() {
+            page += &format!(
+                "<details><summary>the other {} runs (none failed, none above the noise floor)</summary>\n{header}",
+                mine.len() - shown
+            );
+            for r in &mine[shown..] {
+                page += &html_row(r, most);
+            }
+            page += "</table></details>\n";
+        }
     }
     page += "</body></html>\n";
     page
+}
+
+/// What each outcome and figure means, at the top of the page.
+fn legend() -> String {
+    let mut out = String::from("<h2>How to read this page</h2>\n<dl class=\"legend\">\n");
+    let items: [(&str, String); 12] = [
+        ("decoded", "exit status 0: the document decoded".into()),
+        ("refused", "exit status 1: the library raised its error, whatever the message says".into()),
+        ("crash", "another exit status, or a signal: the runtime failed (a stack overflow, a panic, a segfault)".into()),
+        ("oom", "the runtime said an allocation failed, or the process tree held more than the cap at once".into()),
+        ("timeout", "no answer within the time limit: the process tree was killed".into()),
+        ("recovered", "stream reuse: after its error the same decoder object read the valid document that followed".into()),
+        ("refused-again", "stream reuse: the decoder stayed failed (raised again on the valid document)".into()),
+        ("desynchronised", "stream reuse: another value came back: the decoder resumed inside the bad document (a failure)".into()),
+        ("no-error", "stream reuse: the payload raised no error (a value cut short waits for more bytes)".into()),
+        ("unanswered", "stream reuse: the adapter answered none of the words above (a failure)".into()),
+        ("above baseline", format!(
+            "peak RSS of the run minus the decoder's peak on a one-byte document: what the payload cost. Figures under {} are noise.",
+            human_bytes(NOISE_FLOOR_BYTES as usize)
+        )),
+        ("peak RSS", crate::spawner::MEASUREMENT.to_string()),
+    ];
+    for (term, meaning) in items {
+        out += &format!("<dt>{}</dt><dd>{}</dd>\n", escape(term), escape(&meaning));
+    }
+    out += "</dl>\n";
+    out
+}
+
+/// A bar of the decoder's outcomes, one colour each, in proportion.
+fn outcome_stack(outcomes: &[(String, usize)]) -> String {
+    let total: usize = outcomes.iter().map(|(_, n)| n).sum::<usize>().max(1);
+    let colour = |outcome: &str| match outcome {
+        "decoded" | "recovered" | "no-error" => "#6aa84f",
+        "refused" | "refused-again" => "#93c47d",
+        "crash" => "#cc0000",
+        "oom" => "#e69138",
+        "timeout" => "#8e7cc3",
+        _ => "#999999",
+    };
+    let mut out = String::from("<div class=\"stack\">");
+    for (outcome, n) in outcomes {
+        out += &format!(
+            "<span style=\"width:{:.2}%;background:{}\" title=\"{}: {n}\"></span>",
+            *n as f64 * 100.0 / total as f64,
+            colour(outcome),
+            escape(outcome)
+        );
+    }
+    out + "</div>"
+}
+
+fn html_row(r: &ExecRow, most: u64) -> String {
+    let width = if most == 0 {
+        0.0
+    } else {
+        r.above_baseline_bytes as f64 * 10.0 / most as f64
+    };
+    format!(
+        "<tr{}><td>{}</td><td class=\"l\"><span class=\"bar\" style=\"width:{width:.2}em\"></span></td><td>{}</td><td>{}</td><td>{:.1}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td></tr>\n",
+        if r.failed() { " class=\"failed\"" } else { "" },
+        human_bytes(r.above_baseline_bytes as usize),
+        human_bytes(r.peak_rss_bytes as usize),
+        human_bytes(r.input_bytes),
+        r.wall_ms,
+        escape(&r.outcome),
+        escape(&r.id),
+        escape(&r.detail),
+    )
+}
+
+/// An HTML id for a decoder's section.
+fn anchor(decoder: &str) -> String {
+    let id: String = decoder
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    format!("decoder-{id}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: &str, outcome: &str, above: u64) -> ExecRow {
+        ExecRow {
+            decoder: "d".into(),
+            id: id.into(),
+            path: PathBuf::from(id),
+            path_hex: None,
+            input_bytes: 1,
+            outcome: outcome.into(),
+            detail: String::new(),
+            peak_rss_bytes: (10 << 20) + above,
+            baseline_rss_bytes: 10 << 20,
+            above_baseline_bytes: above,
+            amplification: above as f64,
+            wall_ms: 1.0,
+            exit_code: None,
+            signal: None,
+            stderr_tail: String::new(),
+            left_behind: 0,
+        }
+    }
+
+    fn measured() -> Measured {
+        Measured {
+            decoder: Decoder::parse("d {file}").unwrap(),
+            reuse: false,
+            baseline_rss_bytes: 10 << 20,
+        }
+    }
+
+    #[test]
+    fn no_payload_is_named_the_worst_for_a_figure_below_the_noise_floor() {
+        let rows = [
+            row("a", "decoded", 900 << 10),
+            row("b", "refused", 300 << 10),
+        ];
+        let summary = &summaries(&[measured()], &rows)[0];
+        assert_eq!(summary.worst_payload, None);
+        assert!(
+            summary_table(&[summary.clone()], 2).contains("none above the noise floor (1.0 MiB)")
+        );
+        let rows = [
+            row("a", "decoded", 900 << 10),
+            row("big", "refused", 3 << 20),
+        ];
+        let summary = &summaries(&[measured()], &rows)[0];
+        assert_eq!(summary.worst_payload.as_deref(), Some("big"));
+        assert_eq!(summary.worst_above_baseline_bytes, 3 << 20);
+    }
+
+    #[test]
+    fn the_page_has_a_legend_and_puts_failures_before_costlier_runs() {
+        let rows = [
+            row("costly", "decoded", 50 << 20),
+            row("died", "crash", 0),
+            row("quiet", "refused", 0),
+        ];
+        let page = html("hardpack audit", &summaries(&[measured()], &rows), &rows);
+        for term in [
+            "<dt>refused</dt>",
+            "<dt>above baseline</dt>",
+            "<dt>desynchronised</dt>",
+        ] {
+            assert!(page.contains(term), "no {term} in the legend");
+        }
+        let section = &page[page.find("<h2 id=\"decoder-d\">").unwrap()..];
+        let died = section.find("<td class=\"l\">died</td>").unwrap();
+        let costly = section.find("<td class=\"l\">costly</td>").unwrap();
+        assert!(died < costly, "the failure is not first");
+        assert!(page.contains("class=\"stack\""), "no outcome chart");
+    }
 }
