@@ -1,6 +1,6 @@
 //! Writes the generated types, their samples and their truth (`$OUT_DIR/generated.rs`), from
 //! a seed: `HARDPACK_PROOF_SEED` (a fixed one by default), `HARDPACK_PROOF_TYPES` types
-//! (100 in a release build, 12 in a debug one, by default), `HARDPACK_PROOF_SHAPES=all` for
+//! (300 in a release build, 6 in a debug one, by default), `HARDPACK_PROOF_SHAPES=all` for
 //! the shapes the kit does not yet see through as well.
 
 mod gen;

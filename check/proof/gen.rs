@@ -8,8 +8,8 @@
 use std::fmt::Write as _;
 
 pub const DEFAULT_SEED: u64 = 0x4841_5244_5041_434b;
-pub const DEFAULT_TYPES: usize = 100;
-pub const DEBUG_TYPES: usize = 12;
+pub const DEFAULT_TYPES: usize = 300;
+pub const DEBUG_TYPES: usize = 6;
 
 /// xorshift64*: a small generator, the same numbers for the same seed everywhere.
 struct Rng(u64);

@@ -146,6 +146,9 @@ pub(crate) struct Entries<'a> {
     pub(crate) place_keys: &'a BTreeMap<String, Vec<String>>,
     /// What each payload did.
     pub(crate) rows: &'a [Row],
+    /// For each attack that decoded (by row index): the keys its document passes through,
+    /// or `None` when the type's own `Deserialize` could not be followed through it.
+    pub(crate) decoded_attacks: &'a BTreeMap<usize, Option<BTreeSet<String>>>,
     /// Why the trace stopped, when it did.
     pub(crate) trace_error: Option<&'a str>,
 }
@@ -229,9 +232,21 @@ impl Ledger {
             .collect();
 
         // The payloads: a place an attack landed in, or a valid document holding it decoded.
+        // An attack that decoded may have been read around its place (a `null` where an
+        // `Option` is, another variant): it reached only what its document passes through.
         for row in entries.rows {
+            let decoded_through = entries.decoded_attacks.get(&row.index);
             for (place, why) in row.reached_places() {
+                let attack_decoded =
+                    row.place.as_deref() == Some(place) && decoded_through.is_some();
                 for key in entries.place_keys.get(place).into_iter().flatten() {
+                    if attack_decoded
+                        && !decoded_through
+                            .and_then(|keys| keys.as_ref())
+                            .is_some_and(|keys| keys.contains(key))
+                    {
+                        continue;
+                    }
                     if let Some(line) = lines.get_mut(key) {
                         if line.reached_by.is_none() {
                             line.reached_by = Some(format!("{why} (#{})", row.index));

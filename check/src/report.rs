@@ -909,6 +909,7 @@ mod tests {
             passages: &[],
             place_keys: &Default::default(),
             rows,
+            decoded_attacks: &Default::default(),
             trace_error: None,
         })
     }

@@ -14,6 +14,7 @@
 //! program runs again with its own arguments.
 
 use std::cell::Cell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Display;
 use std::io::{BufRead, BufReader, Read};
 use std::marker::PhantomData;
@@ -619,12 +620,14 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                 })
             })
             .collect();
+        let decoded_attacks = self.decoded_attacks(&payloads, &rows, &names);
         let ledger = match self.source {
             Source::Generated => Ledger::new(crate::ledger::Entries {
                 nodes: &nodes,
                 passages: &passages,
                 place_keys: &place_keys,
                 rows: &rows,
+                decoded_attacks: &decoded_attacks,
                 trace_error: trace_error.as_deref(),
             }),
             Source::Files(_) => Ledger::default(),
@@ -696,6 +699,26 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             }
         }
         out
+    }
+
+    /// For each attack that decoded: the keys its document passes through, as the type's
+    /// own `Deserialize` reads it (`None` when it cannot be followed).
+    fn decoded_attacks(
+        &self,
+        payloads: &[Payload],
+        rows: &[Row],
+        names: &crate::shape::Names,
+    ) -> BTreeMap<usize, Option<BTreeSet<String>>> {
+        rows.iter()
+            .filter(|row| row.place.is_some() && row.outcome == Outcome::Accepted)
+            .map(|row| {
+                let keys = crate::sample::Sample::parse(&payloads[row.index].bytes)
+                    .ok()
+                    .and_then(|sample| crate::shape::passage::<T>(&sample, names).ok())
+                    .map(|(keys, tags)| keys.into_iter().chain(tags).collect());
+                (row.index, keys)
+            })
+            .collect()
     }
 
     /// Runs one child in `role` (from its first payload, under its sweep step); returns

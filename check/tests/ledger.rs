@@ -282,3 +282,37 @@ fn an_externally_tagged_enums_variants_are_lines_asked_as_variants() {
     assert_eq!(plain.what, "a variant");
     assert!(plain.variant);
 }
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t")]
+enum Signal {
+    Quiet,
+    Loud { level: i64 },
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Channel {
+    signal: Option<Signal>,
+}
+
+/// An attack written at a variant's place may decode by another route (a `null` where the
+/// `Option` is): it did not reach the variant. Under a decoder that refuses every document
+/// holding `Loud`, `Loud` stays open however many of its attacks decode around it.
+#[test]
+fn an_attack_that_decodes_around_its_place_does_not_reach_it() {
+    let report = check::<Channel>()
+        .decoder("hardpack refusing Loud", |bytes| {
+            let value: Channel = hardpack::from_slice(bytes).map_err(|e| e.to_string())?;
+            match value.signal {
+                Some(Signal::Loud { .. }) => Err("Loud is refused".to_string()),
+                _ => Ok(()),
+            }
+        })
+        .run();
+    assert_eq!(
+        open_places(&report),
+        BTreeMap::from([("Channel.signal?::Loud".to_string(), "unreached")]),
+        "{}",
+        report.text()
+    );
+}

@@ -677,9 +677,8 @@ mod tests {
         ];
         let summary = &summaries(&[measured()], &rows)[0];
         assert_eq!(summary.worst_payload, None);
-        assert!(
-            summary_table(&[summary.clone()], 2).contains("none above the noise floor (1.0 MiB)")
-        );
+        assert!(summary_table(std::slice::from_ref(summary), 2)
+            .contains("none above the noise floor (1.0 MiB)"));
         let rows = [
             row("a", "decoded", 900 << 10),
             row("big", "refused", 3 << 20),

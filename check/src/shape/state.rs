@@ -733,7 +733,10 @@ impl State {
         // whole whose top-level tag holds the refused word (a refusal from deeper inside is
         // an enum inside its content, read through serde's buffering, which has no places).
         let own_tag = |search: &Search| match search.kind {
-            Searching::Leaf => search.parent_struct.is_some(),
+            Searching::Leaf => {
+                search.parent_struct.is_some()
+                    && matches!(&search.current.tree, Sample::Str(s) if *s == unknown)
+            }
             _ => match &search.current.tree {
                 Sample::Map(entries) => entries
                     .iter()
