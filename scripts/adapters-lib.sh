@@ -9,6 +9,7 @@ adapter_kind() {
     node-*) echo node ;;
     go-*) echo go ;;
     java-*) echo java ;;
+    c-*) echo c ;;
     hardpack) echo hardpack ;;
   esac
 }
@@ -21,6 +22,7 @@ missing_toolchain() {
     node) tools=(node npm) ;;
     go) tools=(go) ;;
     java) tools=(java javac mvn) ;;
+    c) tools=(cc) ;;
     hardpack) tools=(cargo) ;;
   esac
   local tool missing=()
@@ -38,6 +40,7 @@ adapter_installed() {
     node) [ -d "$dir/node_modules" ] ;;
     go) [ -x "$dir/build/decode" ] ;;
     java) [ -f "$dir/build/classes/Decode.class" ] ;;
+    c) [ -x "$dir/build/decode" ] ;;
     hardpack) [ -x "$dir/../../target/release/hardpack" ] ;;
     *) [ -x "$dir/run" ] ;;
   esac
