@@ -10,6 +10,7 @@ adapter_kind() {
     go-*) echo go ;;
     java-*) echo java ;;
     c-*) echo c ;;
+    rust-*) echo rust ;;
     hardpack) echo hardpack ;;
   esac
 }
@@ -23,6 +24,7 @@ missing_toolchain() {
     go) tools=(go) ;;
     java) tools=(java javac mvn) ;;
     c) tools=(cc) ;;
+    rust) tools=(cargo) ;;
     hardpack) tools=(cargo) ;;
   esac
   local tool missing=()
@@ -41,6 +43,7 @@ adapter_installed() {
     go) [ -x "$dir/build/decode" ] ;;
     java) [ -f "$dir/build/classes/Decode.class" ] ;;
     c) [ -x "$dir/build/decode" ] ;;
+    rust) [ -x "$dir/build/release/hardpack-adapter-$(basename "$dir" | sed 's/^rust-//')" ] ;;
     hardpack) [ -x "$dir/../../target/release/hardpack" ] ;;
     *) [ -x "$dir/run" ] ;;
   esac
