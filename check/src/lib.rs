@@ -6,8 +6,9 @@
 //! - [`generic`]: the recursion bombs, 4 GiB length claims, amplification and malformed
 //!   input that hit any decoder (the seeds of hardpack's own fuzz targets);
 //! - [`for_type`]: payloads shaped by your type, traced from its `Deserialize`: a maximal
-//!   length claim at each collection, each recursive path nested a million deep, a bomb in
-//!   an unknown field, unknown enum variants, wrong types, duplicate keys, cut documents.
+//!   length claim at each collection, each recursive path nested a million deep (in a check,
+//!   deep enough to overflow its decoding stack at 16 bytes a level), a bomb in an unknown
+//!   field, unknown enum variants, wrong types, duplicate keys, cut documents.
 //!   The tracer gets through every shape serde derives or users write (internally,
 //!   adjacently and untagged enums, `flatten`, validating hand-written impls, `try_from`,
 //!   borrowed fields) by searching for values each place accepts;
@@ -94,7 +95,8 @@
 //!
 //! Each sample is attacked node by node, the rest of the document left valid: the largest
 //! claim at each collection and str, the extremes at each integer (a `len: u32` that sizes a
-//! buffer gets 4294967295), each container nested a million deep, a bomb in an unknown key of
+//! buffer gets 4294967295), each container nested deep enough to overflow the decoding stack
+//! at 16 bytes a level (131,073 levels on the default 2 MiB), a bomb in an unknown key of
 //! each map, duplicate keys, every cut. `hardpack mutate captured/ --write payloads/` writes
 //! the same attacks to files, for a decoder in another language.
 //!

@@ -123,6 +123,10 @@ pub const DEFAULT_AMPLIFICATION: Amplification = Amplification {
     floor: 16 << 20,
 };
 
+/// The fewest bytes of stack one level of a recursive decode takes: a call's return address
+/// and saved frame pointer.
+const MIN_FRAME_BYTES: usize = 16;
+
 /// The default stack of a decoding thread: tokio's worker threads get 2 MiB.
 pub const DEFAULT_STACK_BYTES: usize = 2 << 20;
 /// The default heap ceiling of a decode: a payload whose decode holds more at once fails.
@@ -256,8 +260,9 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     /// Adds a valid value of the type as a sample, encoded both ways rmp-serde and hardpack
     /// write a struct (as an array, `to_vec`, and as a map of field names, `to_vec_named`;
     /// the second only where it differs), then attacked node by node: the largest claim at
-    /// each collection and str, the extremes at each integer, each container nested a
-    /// million deep, a bomb in an unknown key of each map, duplicate keys, every cut. A
+    /// each collection and str, the extremes at each integer, each container nested deep
+    /// enough to overflow the decoding stack, a bomb in an unknown key of each map, duplicate
+    /// keys, every cut. A
     /// sample reaches what the tracer cannot: the struct variants of an untagged enum (which
     /// serde reads from a map only), a value only a validation accepts.
     pub fn sample(mut self, value: &T) -> Self
@@ -383,11 +388,21 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         }
     }
 
+    /// How deep the check nests each recursive path and each container of a sample: deep
+    /// enough to overflow the stack it decodes on at [`MIN_FRAME_BYTES`] a level, which any
+    /// decoder without a depth limit takes at least, and no deeper (at most
+    /// [`RECURSION_DEPTH`](crate::RECURSION_DEPTH)): 131,073 levels on the default 2 MiB.
+    /// A deeper bomb tests nothing more, and a type with hundreds of recursive paths would
+    /// write gigabytes of them.
+    fn recursion_depth(&self) -> usize {
+        (self.stack_bytes / MIN_FRAME_BYTES + 1).min(crate::typed::RECURSION_DEPTH)
+    }
+
     /// Adds the samples' payloads; returns why a sample could not be used.
     fn add_samples(&self, payloads: &mut Vec<Payload>) -> Vec<String> {
         let mut errors = self.sample_errors.clone();
         for (name, bytes) in &self.samples {
-            match crate::typed::sample_payloads(name, bytes, crate::typed::RECURSION_DEPTH) {
+            match crate::typed::sample_payloads(name, bytes, self.recursion_depth()) {
                 Ok(more) => payloads.extend(more),
                 Err(e) => errors.push(format!("the sample {name} cannot be used: {e}")),
             }
@@ -404,7 +419,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                     .iter()
                     .filter_map(|(_, bytes)| crate::sample::Sample::parse(bytes).ok())
                     .collect();
-                generate::<T>(&samples)
+                generate::<T>(&samples, self.recursion_depth())
             }
             Source::Files(path) => {
                 let (payloads, error) = match read_payloads(path) {

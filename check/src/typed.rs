@@ -50,7 +50,7 @@ pub fn for_type<T: Deserialize<'static>>() -> Result<Vec<Payload>, TraceError> {
 /// What a check runs against `T`: the generic payloads, then those shaped by `T`; when `T`
 /// cannot be traced, the generic payloads alone and the reason.
 pub fn payloads_for<T: Deserialize<'static>>() -> (Vec<Payload>, Option<TraceError>) {
-    let generated = generate::<T>(&[]);
+    let generated = generate::<T>(&[], RECURSION_DEPTH);
     (generated.payloads, generated.error)
 }
 
@@ -76,12 +76,13 @@ pub(crate) struct Generated {
     pub(crate) names: crate::shape::Names,
 }
 
-/// [`payloads_for`], tracing with the values of `samples` ([`crate::shape::trace_with`]).
-pub(crate) fn generate<T: Deserialize<'static>>(samples: &[Sample]) -> Generated {
+/// [`payloads_for`], tracing with the values of `samples` ([`crate::shape::trace_with`]),
+/// each recursive path nested `depth` deep.
+pub(crate) fn generate<T: Deserialize<'static>>(samples: &[Sample], depth: usize) -> Generated {
     let mut payloads = generic();
     match trace_with::<T>(samples) {
         Ok(traced) => {
-            let (shaped, places, place_keys) = shaped_with_places(&traced, RECURSION_DEPTH);
+            let (shaped, places, place_keys) = shaped_with_places(&traced, depth);
             payloads.extend(shaped);
             Generated {
                 payloads,
