@@ -146,9 +146,10 @@ pub(crate) struct Entries<'a> {
     pub(crate) place_keys: &'a BTreeMap<String, Vec<String>>,
     /// What each payload did.
     pub(crate) rows: &'a [Row],
-    /// For each attack that decoded (by row index): the keys its document passes through,
-    /// or `None` when the type's own `Deserialize` could not be followed through it.
-    pub(crate) decoded_attacks: &'a BTreeMap<usize, Option<BTreeSet<String>>>,
+    /// For an attack that decoded (by row index): the keys its document passes through, or
+    /// `None` when the type's own `Deserialize` cannot be followed through it. Asked only
+    /// where it would close a line nothing else closed: following a big document is slow.
+    pub(crate) decoded_attack_keys: &'a dyn Fn(usize) -> Option<BTreeSet<String>>,
     /// Why the trace stopped, when it did.
     pub(crate) trace_error: Option<&'a str>,
 }
@@ -233,24 +234,43 @@ impl Ledger {
 
         // The payloads: a place an attack landed in, or a valid document holding it decoded.
         // An attack that decoded may have been read around its place (a `null` where an
-        // `Option` is, another variant): it reached only what its document passes through.
+        // `Option` is, another variant): it reached only what its document passes through,
+        // which is followed last, and only for a line still open.
+        let mut decoded_attacks = Vec::new();
         for row in entries.rows {
-            let decoded_through = entries.decoded_attacks.get(&row.index);
             for (place, why) in row.reached_places() {
-                let attack_decoded =
-                    row.place.as_deref() == Some(place) && decoded_through.is_some();
+                if row.place.as_deref() == Some(place) && row.outcome == Outcome::Accepted {
+                    decoded_attacks.push((row, place, why));
+                    continue;
+                }
                 for key in entries.place_keys.get(place).into_iter().flatten() {
-                    if attack_decoded
-                        && !decoded_through
-                            .and_then(|keys| keys.as_ref())
-                            .is_some_and(|keys| keys.contains(key))
-                    {
-                        continue;
-                    }
                     if let Some(line) = lines.get_mut(key) {
                         if line.reached_by.is_none() {
                             line.reached_by = Some(format!("{why} (#{})", row.index));
                         }
+                    }
+                }
+            }
+        }
+        for (row, place, why) in decoded_attacks {
+            let keys = entries.place_keys.get(place).into_iter().flatten();
+            let open: Vec<&String> = keys
+                .filter(|key| {
+                    lines
+                        .get(*key)
+                        .is_some_and(|line| line.reached_by.is_none())
+                })
+                .collect();
+            if open.is_empty() {
+                continue;
+            }
+            let Some(through) = (entries.decoded_attack_keys)(row.index) else {
+                continue;
+            };
+            for key in open {
+                if through.contains(key) {
+                    if let Some(line) = lines.get_mut(key) {
+                        line.reached_by = Some(format!("{why} (#{})", row.index));
                     }
                 }
             }

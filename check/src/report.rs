@@ -909,7 +909,7 @@ mod tests {
             passages: &[],
             place_keys: &Default::default(),
             rows,
-            decoded_attacks: &Default::default(),
+            decoded_attack_keys: &|_| None,
             trace_error: None,
         })
     }

@@ -14,7 +14,7 @@
 //! program runs again with its own arguments.
 
 use std::cell::Cell;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt::Display;
 use std::io::{BufRead, BufReader, Read};
 use std::marker::PhantomData;
@@ -635,14 +635,18 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                 })
             })
             .collect();
-        let decoded_attacks = self.decoded_attacks(&payloads, &rows, &names);
+        let decoded_attack_keys = |index: usize| -> Option<BTreeSet<String>> {
+            let sample = crate::sample::Sample::parse(&payloads[index].bytes).ok()?;
+            let (keys, tags) = crate::shape::passage::<T>(&sample, &names).ok()?;
+            Some(keys.into_iter().chain(tags).collect())
+        };
         let ledger = match self.source {
             Source::Generated => Ledger::new(crate::ledger::Entries {
                 nodes: &nodes,
                 passages: &passages,
                 place_keys: &place_keys,
                 rows: &rows,
-                decoded_attacks: &decoded_attacks,
+                decoded_attack_keys: &decoded_attack_keys,
                 trace_error: trace_error.as_deref(),
             }),
             Source::Files(_) => Ledger::default(),
@@ -714,26 +718,6 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             }
         }
         out
-    }
-
-    /// For each attack that decoded: the keys its document passes through, as the type's
-    /// own `Deserialize` reads it (`None` when it cannot be followed).
-    fn decoded_attacks(
-        &self,
-        payloads: &[Payload],
-        rows: &[Row],
-        names: &crate::shape::Names,
-    ) -> BTreeMap<usize, Option<BTreeSet<String>>> {
-        rows.iter()
-            .filter(|row| row.place.is_some() && row.outcome == Outcome::Accepted)
-            .map(|row| {
-                let keys = crate::sample::Sample::parse(&payloads[row.index].bytes)
-                    .ok()
-                    .and_then(|sample| crate::shape::passage::<T>(&sample, names).ok())
-                    .map(|(keys, tags)| keys.into_iter().chain(tags).collect());
-                (row.index, keys)
-            })
-            .collect()
     }
 
     /// Runs one child in `role` (from its first payload, under its sweep step); returns
