@@ -451,11 +451,13 @@ pub fn judge(
 /// What each runtime prints when an allocation fails: Go (a block, or its own metadata and
 /// threads near the cap), Python, the JVM, V8 (Node), Rust, C++, .NET, Ruby and C's
 /// `strerror(ENOMEM)`. Matched without regard to case.
-const OUT_OF_MEMORY: [&str; 12] = [
+const OUT_OF_MEMORY: [&str; 13] = [
     "runtime: out of memory",
     "fatal error: out of memory",
     "MemoryError",
     "java.lang.OutOfMemoryError",
+    // The JVM's own allocations failing (its heap, its threads), before it writes hs_err.
+    "insufficient memory for the Java Runtime Environment",
     "JavaScript heap out of memory",
     "Fatal process out of memory",
     "Array buffer allocation failed",
@@ -574,6 +576,7 @@ mod tests {
             "fatal error: runtime: cannot allocate memory",
             "fatal error: out of memory allocating heap arena metadata",
             "terminate called after throwing an instance of 'std::bad_alloc'",
+            "# There is insufficient memory for the Java Runtime Environment to continue.",
         ] {
             // Go exits 2, an adapter's catch-all 70, V8 and Rust abort.
             for (code, signal) in [(Some(2), None), (Some(70), None), (None, Some(6))] {
