@@ -216,20 +216,27 @@ fn spawn_and_contain(timeout: Duration, cap: u64, argv: &[OsString]) -> Answer {
         None => answer.error = Some("the decoder's waiter ended without an answer".into()),
     }
     answer.tree_peak_bytes = answer.tree_peak_bytes.max(answer.peak_rss_bytes);
-    answer.left_behind = end_the_tree(me);
+    let left_running = end_the_tree(me);
+    // At the time limit or over the cap the spawner killed the tree itself: nothing was
+    // left behind by the decoder.
+    if !answer.timed_out && !answer.over_cap {
+        answer.left_behind = left_running;
+    }
     answer
 }
 
 /// Kills every descendant until none is left (what a dying parent leaves is re-parented to
-/// the spawner, the subreaper) and reaps them; returns how many there were.
+/// the spawner, the subreaper) and reaps them; returns how many were still running.
 fn end_the_tree(me: rustix::process::Pid) -> u32 {
     use rustix::process::{wait, WaitOptions};
     let mut seen = std::collections::BTreeSet::new();
     let give_up = Instant::now() + Duration::from_secs(5);
     loop {
         let left = descendants(me);
-        seen.extend(left.iter().copied());
-        for pid in &left {
+        // A process that has already ended (killed at the time limit, say) was not left
+        // running; it is only reaped.
+        seen.extend(left.iter().filter(|(_, ended)| !ended).map(|(pid, _)| *pid));
+        for (pid, _) in &left {
             kill(*pid);
         }
         // Reap what has ended; a process killed a moment ago may still be exiting.
@@ -248,7 +255,7 @@ fn end_the_tree(me: rustix::process::Pid) -> u32 {
 }
 
 fn kill_descendants(me: rustix::process::Pid) {
-    for pid in descendants(me) {
+    for (pid, _) in descendants(me) {
         kill(pid);
     }
 }
@@ -259,15 +266,15 @@ fn kill(pid: i32) {
     }
 }
 
-/// Every process below `me`, from `/proc`.
-fn descendants(me: rustix::process::Pid) -> Vec<i32> {
+/// Every process below `me`, from `/proc`, and whether it has ended.
+fn descendants(me: rustix::process::Pid) -> Vec<(i32, bool)> {
     let table = process_table();
     let mut below = Vec::new();
     let mut frontier = vec![me.as_raw_nonzero().get()];
     while let Some(parent) = frontier.pop() {
-        for (pid, (ppid, _)) in &table {
-            if *ppid == parent {
-                below.push(*pid);
+        for (pid, stat) in &table {
+            if stat.parent == parent {
+                below.push((*pid, stat.ended));
                 frontier.push(*pid);
             }
         }
@@ -282,9 +289,9 @@ fn tree_rss(me: rustix::process::Pid) -> u64 {
     let mut sum = 0;
     let mut frontier = vec![me.as_raw_nonzero().get()];
     while let Some(parent) = frontier.pop() {
-        for (pid, (ppid, pages)) in &table {
-            if *ppid == parent {
-                sum += pages * page;
+        for (pid, stat) in &table {
+            if stat.parent == parent {
+                sum += stat.resident_pages * page;
                 frontier.push(*pid);
             }
         }
@@ -292,8 +299,9 @@ fn tree_rss(me: rustix::process::Pid) -> u64 {
     sum
 }
 
-/// Each process's parent and resident pages, from `/proc/PID/stat`.
-fn process_table() -> HashMap<i32, (i32, u64)> {
+/// Each process's parent, resident pages and whether it has ended (a zombie not yet
+/// reaped), from `/proc/PID/stat`.
+fn process_table() -> HashMap<i32, Stat> {
     let mut table = HashMap::new();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return table;
@@ -316,14 +324,24 @@ fn process_table() -> HashMap<i32, (i32, u64)> {
     table
 }
 
-/// The parent and the resident pages from a `/proc/PID/stat` line. The command name may
-/// hold spaces and parentheses: the fields start after the last `)`.
-fn parse_stat(stat: &str) -> Option<(i32, u64)> {
+/// What the spawner reads of a process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stat {
+    parent: i32,
+    resident_pages: u64,
+    ended: bool,
+}
+
+/// A process's [`Stat`] from its `/proc/PID/stat` line. The command name may hold spaces and
+/// parentheses: the fields start after the last `)`.
+fn parse_stat(stat: &str) -> Option<Stat> {
     let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
     // After the name: state (3), ppid (4), ... rss (24), counted from 1 with pid and name.
-    let ppid = fields.get(1)?.parse().ok()?;
-    let rss = fields.get(21)?.parse().ok()?;
-    Some((ppid, rss))
+    Some(Stat {
+        parent: fields.get(1)?.parse().ok()?,
+        resident_pages: fields.get(21)?.parse().ok()?,
+        ended: matches!(*fields.first()?, "Z" | "X"),
+    })
 }
 
 #[cfg(test)]
@@ -334,7 +352,16 @@ mod tests {
     fn a_stat_line_with_a_strange_name_is_read_after_its_last_parenthesis() {
         let line = "4242 (a) b (c) S 17 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 \
                     55 10000000 321 18446744073709551615";
-        assert_eq!(parse_stat(line), Some((17, 321)));
+        assert_eq!(
+            parse_stat(line),
+            Some(Stat {
+                parent: 17,
+                resident_pages: 321,
+                ended: false
+            })
+        );
+        let zombie = "7 (sleep) Z 1 7 7 0 -1 4194564 0 0 0 0 0 0 0 0 20 0 1 0 55 0 0 0";
+        assert!(parse_stat(zombie).unwrap().ended);
     }
 
     #[test]

@@ -125,6 +125,8 @@ fn every_outcome_is_judged_and_the_auditor_goes_on_after_each_death() {
     assert_eq!(row("c-segfault")["signal"], 11);
     assert!(row("c-segfault")["exit_code"].is_null());
     assert_eq!(outcome("d-hangs"), "timeout");
+    // Its grandchild was killed with it at the time limit, not left behind.
+    assert_eq!(row("d-hangs")["left_behind"], 0);
     let hung_ms = row("d-hangs")["wall_ms"].as_f64().unwrap();
     assert!((2000.0..30_000.0).contains(&hung_ms), "{hung_ms} ms");
     // The message is at the head of a long dump: the head of stderr is kept too.
