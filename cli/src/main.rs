@@ -152,8 +152,9 @@ fn positive_size(s: &str) -> Result<usize, String> {
 /// Running another program on each payload instead of hardpack.
 #[derive(Args)]
 struct ExecFlags {
-    /// With --exec: the address space cap of each run (`ulimit -v`); a decoder that asks
-    /// for more dies at the cap, as out of memory
+    /// With --exec: the memory cap of each run, on each process's address space (`ulimit
+    /// -v`) and on the resident memory of its whole process tree at once; a decoder that
+    /// asks for more dies at the cap, as out of memory
     #[arg(long, value_name = "SIZE", value_parser = positive_size, default_value = "4GiB", requires = "exec")]
     memory: usize,
     /// With --exec: the wall-clock limit of each run; one that runs longer is killed, as a
