@@ -235,7 +235,11 @@ fn end_the_tree(me: rustix::process::Pid) -> u32 {
         let left = descendants(me);
         // A process that has already ended (killed at the time limit, say) was not left
         // running; it is only reaped.
-        seen.extend(left.iter().filter(|(_, ended)| !ended).map(|(pid, _)| *pid));
+        seen.extend(
+            left.iter()
+                .filter(|(_, stat)| !stat.ended)
+                .map(|(pid, _)| *pid),
+        );
         for (pid, _) in &left {
             kill(*pid);
         }
@@ -266,15 +270,15 @@ fn kill(pid: i32) {
     }
 }
 
-/// Every process below `me`, from `/proc`, and whether it has ended.
-fn descendants(me: rustix::process::Pid) -> Vec<(i32, bool)> {
+/// Every process below `me`, from `/proc`.
+fn descendants(me: rustix::process::Pid) -> Vec<(i32, Stat)> {
     let table = process_table();
     let mut below = Vec::new();
     let mut frontier = vec![me.as_raw_nonzero().get()];
     while let Some(parent) = frontier.pop() {
         for (pid, stat) in &table {
             if stat.parent == parent {
-                below.push((*pid, stat.ended));
+                below.push((*pid, *stat));
                 frontier.push(*pid);
             }
         }
@@ -284,19 +288,11 @@ fn descendants(me: rustix::process::Pid) -> Vec<(i32, bool)> {
 
 /// The resident memory of every process below `me`, summed.
 fn tree_rss(me: rustix::process::Pid) -> u64 {
-    let table = process_table();
-    let page = rustix::param::page_size() as u64;
-    let mut sum = 0;
-    let mut frontier = vec![me.as_raw_nonzero().get()];
-    while let Some(parent) = frontier.pop() {
-        for (pid, stat) in &table {
-            if stat.parent == parent {
-                sum += stat.resident_pages * page;
-                frontier.push(*pid);
-            }
-        }
-    }
-    sum
+    let pages: u64 = descendants(me)
+        .iter()
+        .map(|(_, stat)| stat.resident_pages)
+        .sum();
+    pages * rustix::param::page_size() as u64
 }
 
 /// Each process's parent, resident pages and whether it has ended (a zombie not yet
