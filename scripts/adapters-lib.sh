@@ -43,7 +43,7 @@ adapter_installed() {
     go) [ -x "$dir/build/decode" ] ;;
     java) [ -f "$dir/build/classes/Decode.class" ] ;;
     c) [ -x "$dir/build/decode" ] ;;
-    rust) [ -x "$dir/build/release/hardpack-adapter-$(basename "$dir" | sed 's/^rust-//')" ] ;;
+    rust) [ -x "$dir/build/release/decode" ] ;;
     hardpack) [ -x "$dir/../../target/release/hardpack" ] ;;
     *) [ -x "$dir/run" ] ;;
   esac

@@ -76,36 +76,59 @@ pub struct Metadata {
 pub struct Reported {
     /// The library, as its package registry names it.
     pub library: String,
-    /// The version the report was made against.
+    /// The version the report was made against (or one it affects, when the report names
+    /// none).
     pub affected: String,
-    /// The adapter that decodes with that version.
-    pub affected_adapter: String,
+    /// The adapter that decodes with that version; none only with `cannot_run`.
+    pub affected_adapter: Option<String>,
     /// What that version does with the payload (`crash`, `oom`, `timeout`).
-    pub affected_outcome: String,
-    /// The first version that refuses it, when there is one.
+    pub affected_outcome: Option<String>,
+    /// A version with the fix, when there is one.
     pub fixed: Option<String>,
     /// The adapter that decodes with the fixed version.
     pub fixed_adapter: Option<String>,
     /// What the fixed version does with the payload (`refused`, or `decoded`).
     pub fixed_outcome: Option<String>,
+    /// The memory cap of each run (`--memory`), when the outcome is the report's only under
+    /// a cap smaller than the auditor's default: a 2.9 GB allocation that succeeds on a large
+    /// machine is a kill in a 1 GiB container.
+    pub memory: Option<String>,
+    /// Where the MessagePack document the library decodes starts in the payload: after the
+    /// limits header a structured target's harness reads first.
+    #[serde(default)]
+    pub message_starts_at: usize,
+    /// Why no adapter runs it, when none does.
+    pub cannot_run: Option<String>,
 }
 
 impl Reported {
     /// The adapters named exist under `adapters_dir`, the fixed version's three fields go
-    /// together, and the outcomes are ones `audit --exec` gives.
+    /// together, the outcomes are ones `audit --exec` gives, and a case that names no
+    /// affected adapter says why it cannot be run.
     pub fn check(&self, adapters_dir: &Path) -> Result<(), String> {
         const OUTCOMES: [&str; 5] = ["decoded", "refused", "crash", "oom", "timeout"];
         let fixed = [&self.fixed, &self.fixed_adapter, &self.fixed_outcome];
         if fixed.iter().any(|f| f.is_some()) && fixed.iter().any(|f| f.is_none()) {
             return Err("fixed, fixed_adapter and fixed_outcome go together".into());
         }
-        let adapters = std::iter::once(&self.affected_adapter).chain(&self.fixed_adapter);
+        match (&self.affected_adapter, &self.affected_outcome, &self.cannot_run) {
+            (Some(_), Some(_), None) | (None, None, Some(_)) => {}
+            _ => {
+                return Err("either affected_adapter and affected_outcome, or cannot_run \
+                            (why no adapter runs it)"
+                    .into())
+            }
+        }
+        if self.cannot_run.is_some() && self.fixed_adapter.is_some() {
+            return Err("cannot_run with a fixed_adapter: run it, or say why neither runs".into());
+        }
+        let adapters = self.affected_adapter.iter().chain(&self.fixed_adapter);
         for adapter in adapters {
             if !adapters_dir.join(adapter).join("run").is_file() {
                 return Err(format!("no adapter {adapter} under adapters/"));
             }
         }
-        let outcomes = std::iter::once(&self.affected_outcome).chain(&self.fixed_outcome);
+        let outcomes = self.affected_outcome.iter().chain(&self.fixed_outcome);
         for outcome in outcomes {
             if !OUTCOMES.contains(&outcome.as_str()) {
                 return Err(format!("outcome {outcome:?} is none of {OUTCOMES:?}"));
@@ -171,10 +194,25 @@ pub fn load_cases(dir: &Path) -> Result<Vec<Case>, String> {
                         meta.target
                     ));
                 };
-                if let Some(reported) = &meta.reported {
-                    reported
+                match (&meta.reported, &meta.found_by) {
+                    (Some(reported), FoundBy::Reported) => reported
                         .check(&adapters_dir())
-                        .map_err(|e| format!("{}: [reported]: {e}", path.display()))?;
+                        .map_err(|e| format!("{}: [reported]: {e}", path.display()))?,
+                    (None, FoundBy::Reported) => {
+                        return Err(format!(
+                            "{}: found_by = \"reported\" needs a [reported] table: the \
+                             library, the affected version and the adapter that runs it \
+                             (or why none can)",
+                            path.display()
+                        ))
+                    }
+                    (Some(_), _) => {
+                        return Err(format!(
+                            "{}: a [reported] table on a case not found_by = \"reported\"",
+                            path.display()
+                        ))
+                    }
+                    (None, _) => {}
                 }
                 // A structured target decodes no input: only `checked` says something of it.
                 if target.is_structured() != (meta.expect == Expect::Checked) {
@@ -313,4 +351,34 @@ pub fn replay(case: &Case) -> Result<Outcome, Mismatch> {
         }
     }
     Ok(outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reported(text: &str) -> Reported {
+        toml::from_str(text).expect("a [reported] table")
+    }
+
+    #[test]
+    fn a_reported_case_runs_on_an_adapter_or_says_why_not() {
+        let adapters = adapters_dir();
+        let runs = "library = \"rmpv\"\naffected = \"0.4.1\"\n\
+                    affected_adapter = \"rust-rmpv-0.4.1\"\naffected_outcome = \"oom\"\n";
+        assert_eq!(reported(runs).check(&adapters), Ok(()));
+        let says_why = "library = \"serde\"\naffected = \"0.9\"\ncannot_run = \"not built\"\n";
+        assert_eq!(reported(says_why).check(&adapters), Ok(()));
+
+        let neither = "library = \"serde\"\naffected = \"0.9\"\n";
+        assert!(reported(neither).check(&adapters).is_err());
+        let both = format!("{runs}cannot_run = \"not built\"\n");
+        assert!(reported(&both).check(&adapters).is_err());
+        let half = "library = \"rmpv\"\naffected = \"0.4.1\"\naffected_adapter = \"rust-rmpv\"\n";
+        assert!(reported(half).check(&adapters).is_err());
+        let missing = runs.replace("rust-rmpv-0.4.1", "rust-rmpv-9.9.9");
+        assert!(reported(&missing).check(&adapters).unwrap_err().contains("no adapter"));
+        let bad_outcome = runs.replace("\"oom\"", "\"slow\"");
+        assert!(reported(&bad_outcome).check(&adapters).is_err());
+    }
 }
