@@ -111,12 +111,18 @@ impl Reported {
         if fixed.iter().any(|f| f.is_some()) && fixed.iter().any(|f| f.is_none()) {
             return Err("fixed, fixed_adapter and fixed_outcome go together".into());
         }
-        match (&self.affected_adapter, &self.affected_outcome, &self.cannot_run) {
+        match (
+            &self.affected_adapter,
+            &self.affected_outcome,
+            &self.cannot_run,
+        ) {
             (Some(_), Some(_), None) | (None, None, Some(_)) => {}
             _ => {
-                return Err("either affected_adapter and affected_outcome, or cannot_run \
+                return Err(
+                    "either affected_adapter and affected_outcome, or cannot_run \
                             (why no adapter runs it)"
-                    .into())
+                        .into(),
+                )
             }
         }
         if self.cannot_run.is_some() && self.fixed_adapter.is_some() {
@@ -377,7 +383,10 @@ mod tests {
         let half = "library = \"rmpv\"\naffected = \"0.4.1\"\naffected_adapter = \"rust-rmpv\"\n";
         assert!(reported(half).check(&adapters).is_err());
         let missing = runs.replace("rust-rmpv-0.4.1", "rust-rmpv-9.9.9");
-        assert!(reported(&missing).check(&adapters).unwrap_err().contains("no adapter"));
+        assert!(reported(&missing)
+            .check(&adapters)
+            .unwrap_err()
+            .contains("no adapter"));
         let bad_outcome = runs.replace("\"oom\"", "\"slow\"");
         assert!(reported(&bad_outcome).check(&adapters).is_err());
     }
