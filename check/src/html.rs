@@ -115,17 +115,47 @@ fn clipped_line(
 
 /// Peak heap against input size, log-log, a series per outcome.
 pub fn peak_vs_input_svg(rows: &[Entry]) -> Result<String, String> {
+    memory_vs_input_svg(
+        rows,
+        &MemoryChart {
+            caption: "Peak heap against input size (each point a payload)",
+            y_desc: "peak heap bytes (0 B on the bottom edge)",
+            value_lines: true,
+            floor: None,
+        },
+    )
+}
+
+/// What a chart of memory against input size says about its memory figure.
+pub struct MemoryChart<'a> {
+    /// The title.
+    pub caption: &'a str,
+    /// The memory axis's description.
+    pub y_desc: &'a str,
+    /// Draw the lines of 1 and 24 bytes per input byte (one `Value` per byte), which mean
+    /// something for a heap figure of hardpack's own.
+    pub value_lines: bool,
+    /// A horizontal line: the figure below which differences are noise, and its label.
+    pub floor: Option<(usize, &'a str)>,
+}
+
+/// A memory figure (each [`Entry`]'s `peak_heap_bytes`) against input size, log-log, a series
+/// per outcome.
+pub fn memory_vs_input_svg(rows: &[Entry], chart_of: &MemoryChart<'_>) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         let max_x = upper_bound(rows.iter().map(|r| r.input_bytes), 2.0);
-        let max_y = upper_bound(rows.iter().map(|r| r.peak_heap_bytes), 2.0);
+        let floor_bytes = chart_of.floor.map_or(0, |(bytes, _)| bytes);
+        let max_y = upper_bound(
+            rows.iter()
+                .map(|r| r.peak_heap_bytes)
+                .chain(std::iter::once(floor_bytes)),
+            2.0,
+        );
         let mut chart = ChartBuilder::on(&root)
-            .caption(
-                "Peak heap against input size (each point a payload)",
-                ("sans-serif", 20),
-            )
+            .caption(chart_of.caption, ("sans-serif", 20))
             .margin(12)
             .margin_right(40)
             .x_label_area_size(45)
@@ -138,7 +168,7 @@ pub fn peak_vs_input_svg(rows: &[Entry]) -> Result<String, String> {
         chart
             .configure_mesh()
             .x_desc("input bytes")
-            .y_desc("peak heap bytes (0 B on the bottom edge)")
+            .y_desc(chart_of.y_desc)
             .x_label_formatter(&|v| bytes_tick(*v))
             .y_label_formatter(&|v| bytes_tick(*v))
             .draw()
@@ -177,11 +207,26 @@ pub fn peak_vs_input_svg(rows: &[Entry]) -> Result<String, String> {
                 .label(status)
                 .legend(move |(x, y)| Circle::new((x, y), 4, color.filled()));
         }
+        if let Some((bytes, label)) = chart_of.floor {
+            let style = ShapeStyle::from(&BLACK.mix(0.5)).stroke_width(1);
+            let ends = [(1.0, bytes as f64), (max_x, bytes as f64)];
+            chart
+                .draw_series(DashedLineSeries::new(ends, 4, 4, style))
+                .map_err(|e| e.to_string())?
+                .label(label)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], style));
+        }
         // Reference lines: 1x and 24x the input (one Value per input byte), each its own colour.
-        for (factor, label, color) in [
+        let value_lines = [
             (1.0, "1 byte per input byte", PALETTE[2]),
             (24.0, "24 bytes per input byte (one Value)", PALETTE[4]),
-        ] {
+        ];
+        let drawn = if chart_of.value_lines {
+            &value_lines[..]
+        } else {
+            &[]
+        };
+        for &(factor, label, color) in drawn {
             let Some(ends) = clipped_line(factor, (1.0, max_x), (1.0, max_y)) else {
                 continue;
             };

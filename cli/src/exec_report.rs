@@ -530,6 +530,7 @@ pub fn html(command: &str, summaries: &[DecoderSummary], rows: &[ExecRow]) -> St
             escape(&s.command),
             mine.len(),
         );
+        page += &memory_chart(&s.decoder, &mine);
         let header = "<table><tr><th>above baseline</th><th class=\"l\"></th><th>peak RSS</th><th>input</th><th>wall ms</th><th class=\"l\">outcome</th><th class=\"l\">payload</th><th class=\"l\">detail</th></tr>\n";
         // The failures and the costliest runs are shown; the rest are one click away.
         let shown = mine
@@ -556,6 +557,37 @@ pub fn html(command: &str, summaries: &[DecoderSummary], rows: &[ExecRow]) -> St
     }
     page += "</body></html>\n";
     page
+}
+
+/// A decoder's memory above its baseline against input size, a point per run, with the
+/// noise floor drawn: what grows with the input, and what a small input made large.
+fn memory_chart(decoder: &str, rows: &[&ExecRow]) -> String {
+    let entries: Vec<hardpack_check::html::Entry> = rows
+        .iter()
+        .map(|r| hardpack_check::html::Entry {
+            name: r.id.clone(),
+            input_bytes: r.input_bytes,
+            outcome: r.outcome.clone(),
+            detail: r.detail.clone(),
+            peak_heap_bytes: r.above_baseline_bytes as usize,
+            allocations: 0,
+            depth_reached: None,
+            elapsed_us: r.wall_ms * 1000.0,
+            limit_value: None,
+            broken: r.failed(),
+        })
+        .collect();
+    let caption = format!("{decoder}: memory above baseline against input size");
+    let chart = hardpack_check::html::MemoryChart {
+        caption: &caption,
+        y_desc: "peak RSS above baseline (0 B on the bottom edge)",
+        value_lines: false,
+        floor: Some((NOISE_FLOOR_BYTES as usize, "noise floor")),
+    };
+    match hardpack_check::html::memory_vs_input_svg(&entries, &chart) {
+        Ok(svg) => format!("<figure>{svg}</figure>\n"),
+        Err(e) => format!("<p>(no chart: {})</p>\n", escape(&e)),
+    }
 }
 
 /// What each outcome and figure means, at the top of the page.
@@ -708,5 +740,35 @@ mod tests {
         let costly = section.find("<td class=\"l\">costly</td>").unwrap();
         assert!(died < costly, "the failure is not first");
         assert!(page.contains("class=\"stack\""), "no outcome chart");
+    }
+
+    #[test]
+    fn each_decoder_section_charts_memory_above_baseline_against_input_size() {
+        let mut rows = vec![row("small", "decoded", 0), row("large", "oom", 3 << 30)];
+        rows[1].input_bytes = 5;
+        let mut other = row("x", "refused", 0);
+        other.decoder = "e".into();
+        rows.push(other);
+        let mut second = measured();
+        second.decoder = Decoder::parse("e {file}").unwrap();
+        let page = html(
+            "hardpack audit",
+            &summaries(&[measured(), second], &rows),
+            &rows,
+        );
+        for decoder in ["d", "e"] {
+            let start = page
+                .find(&format!("<h2 id=\"decoder-{decoder}\">"))
+                .unwrap();
+            let section = &page[start..];
+            let end = section[4..].find("<h2").map_or(section.len(), |e| e + 4);
+            let section = &section[..end];
+            assert_eq!(section.matches("<svg").count(), 1, "{decoder}: one chart");
+            assert!(section.contains("memory above baseline against input size"));
+            assert!(
+                section.contains("noise floor"),
+                "{decoder}: the floor is drawn"
+            );
+        }
     }
 }

@@ -189,7 +189,9 @@ struct AuditArgs {
     /// Write the results as JSON to this file (- for standard output)
     #[arg(long)]
     json: Option<PathBuf>,
-    /// Write a self-contained HTML report with charts to this file
+    /// Write a self-contained HTML report with charts to this file: peak heap against input
+    /// size (with --sweep, against the limit); with --exec, a section per decoder with its
+    /// memory above baseline against input size, failures first
     #[arg(long)]
     html: Option<PathBuf>,
     /// Decode every payload under a range of one limit: LIMIT=A..B, e.g.
