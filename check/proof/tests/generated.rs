@@ -14,29 +14,29 @@ fn ser_ignored<S: serde::Serializer>(
     serializer.serialize_unit()
 }
 
-fn no_samples<T: for<'de> serde::Deserialize<'de> + 'static>(truth: &Truth) {
-    hardpack_check_proof::no_samples::<T>(SEED, truth)
+fn no_samples<T: for<'de> serde::Deserialize<'de> + 'static>(seed: u64, truth: &Truth) {
+    hardpack_check_proof::no_samples::<T>(seed, truth)
 }
 
-fn every_sample<T>(truth: &Truth, samples: Vec<T>)
+fn every_sample<T>(seed: u64, truth: &Truth, samples: Vec<T>)
 where
     T: for<'de> serde::Deserialize<'de> + serde::Serialize + 'static,
 {
-    hardpack_check_proof::every_sample::<T>(SEED, truth, samples)
+    hardpack_check_proof::every_sample::<T>(seed, truth, samples)
 }
 
-fn some_samples<T>(truth: &Truth, samples: Vec<T>)
+fn some_samples<T>(seed: u64, truth: &Truth, samples: Vec<T>)
 where
     T: for<'de> serde::Deserialize<'de> + serde::Serialize + 'static,
 {
-    hardpack_check_proof::some_samples::<T>(SEED, truth, samples)
+    hardpack_check_proof::some_samples::<T>(seed, truth, samples)
 }
 
-fn refused_variant<T>(truth: &Truth, samples: Vec<T>)
+fn refused_variant<T>(seed: u64, truth: &Truth, samples: Vec<T>)
 where
     T: for<'de> serde::Deserialize<'de> + serde::Serialize + 'static,
 {
-    hardpack_check_proof::refused_variant::<T>(SEED, truth, samples)
+    hardpack_check_proof::refused_variant::<T>(seed, truth, samples)
 }
 
 include!(concat!(env!("OUT_DIR"), "/generated.rs"));

@@ -729,6 +729,17 @@ impl State {
         let Some(unknown) = crate::search::quoted_after(message, "unknown variant ") else {
             return;
         };
+        // The variant name of an externally tagged enum, refused in a value handed whole: the
+        // enum gave its variants to `deserialize_enum` and holds them by its own name; no tag
+        // is revealed. (Only an externally tagged enum calls `deserialize_enum`.)
+        let revealed: BTreeSet<&str> = names.iter().map(String::as_str).collect();
+        if self
+            .enums
+            .values()
+            .any(|known| known.variants.iter().copied().collect::<BTreeSet<_>>() == revealed)
+        {
+            return;
+        }
         // The place whose own tag was refused: a tag leaf of a struct, or a value handed
         // whole whose top-level tag holds the refused word (a refusal from deeper inside is
         // an enum inside its content, read through serde's buffering, which has no places).
