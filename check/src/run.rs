@@ -92,6 +92,7 @@ pub struct Check<'a, T> {
     stack_bytes: usize,
     heap_ceiling: usize,
     time_limit: Duration,
+    jobs: usize,
     amplification: Amplification,
     of: PhantomData<fn() -> T>,
 }
@@ -134,6 +135,11 @@ pub const DEFAULT_HEAP_CEILING: usize = 1 << 30;
 /// The default time limit of one payload's decode.
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
 
+/// The child processes a check runs at once by default: one a core, at most 8.
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+}
+
 /// A check of `T` decoded by hardpack under `Limits::default()`, against the generic payloads
 /// and those shaped by `T`. Change the decoder with [`Check::limits`] or [`Check::decoder`],
 /// the payloads with [`Check::payloads`], then [`Check::run`] it or
@@ -157,6 +163,7 @@ pub fn check<T: Deserialize<'static> + 'static>() -> Check<'static, T> {
         stack_bytes: DEFAULT_STACK_BYTES,
         heap_ceiling: DEFAULT_HEAP_CEILING,
         time_limit: DEFAULT_TIME_LIMIT,
+        jobs: default_jobs(),
         amplification: DEFAULT_AMPLIFICATION,
         of: PhantomData,
     }
@@ -252,6 +259,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             stack_bytes: self.stack_bytes,
             heap_ceiling: self.heap_ceiling,
             time_limit: self.time_limit,
+            jobs: self.jobs,
             amplification: self.amplification,
             of: PhantomData,
         }
@@ -352,6 +360,13 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     /// How long one payload's decode may take (default 10 s).
     pub fn time_limit(mut self, limit: Duration) -> Self {
         self.time_limit = limit;
+        self
+    }
+
+    /// How many child processes decode at once, each a share of the payloads (default: the
+    /// machine's cores, as `std::thread::available_parallelism` counts them, at most 8).
+    pub fn jobs(mut self, jobs: usize) -> Self {
+        self.jobs = jobs.max(1);
         self
     }
 
@@ -483,7 +498,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             say(&format!("no-payloads\t{}", one_line(&e)));
             std::process::exit(0);
         }
-        loop {
+        while index < role.end {
             // The child ends when its payloads are decoded: each may as well be `'static`, so
             // that a type that borrows from its input can be decoded from it.
             let bytes: &'static [u8] = match file.next() {
@@ -605,19 +620,11 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             }
         };
         for (step, value) in steps.iter().enumerate() {
-            let mut next = 0;
             let rows = &mut rows[step * payloads.len()..(step + 1) * payloads.len()];
-            while let (None, Some(file), true) = (&failure, &file, next < payloads.len()) {
-                let role = ChildRole {
-                    check: ordinal,
-                    step,
-                    first: next,
-                    payloads: file.path.clone(),
-                };
-                match self.one_child(&role, &payloads, rows) {
-                    Ok(resume_at) => next = resume_at,
-                    Err(e) => failure = Some(e),
-                }
+            if let (None, Some(file)) = (&failure, &file) {
+                failure = self
+                    .run_children(ordinal, step, &file.path, &payloads, rows)
+                    .err();
             }
             for row in rows.iter_mut().flatten() {
                 row.limit_value = *value;
@@ -722,148 +729,212 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
 
     /// Runs one child in `role` (from its first payload, under its sweep step); returns
     /// where the next child starts.
-    fn one_child(
+    /// The payloads of one sweep step, shared among [`Check::jobs`] children at once, each
+    /// a contiguous share; the first error stops the check.
+    fn run_children(
         &self,
-        role: &ChildRole,
+        check: usize,
+        step: usize,
+        path: &Path,
         payloads: &[Payload],
         rows: &mut [Option<Row>],
-    ) -> Result<usize, String> {
-        let first = role.first;
-        let mut child = self_command()?
-            .env(CHILD_ENV, role.to_env())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .stdin(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("could not start the child process: {e}"))?;
-        let stdout = child.stdout.take().ok_or("no child stdout")?;
-        let mut stderr = child.stderr.take().ok_or("no child stderr")?;
-        let stderr_reader = std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = stderr.read_to_string(&mut text);
-            text
-        });
-        let (lines_tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                // libtest may have printed part of a line ("test name ... ") before ours.
-                if let Some(at) = line.find(LINE_PREFIX) {
-                    let rest = &line[at + LINE_PREFIX.len()..];
-                    if lines_tx.send(rest.to_string()).is_err() {
-                        break;
-                    }
-                }
-            }
-        });
-        let mut in_flight: Option<(usize, Instant)> = None;
-        let mut next = first;
-        loop {
-            let wait = match in_flight {
-                Some((_, since)) => self.time_limit.saturating_sub(since.elapsed()),
-                // Startup (building the payloads, the test harness) gets a generous wait.
-                None => self.time_limit.max(Duration::from_secs(60)),
-            };
-            match lines.recv_timeout(wait) {
-                Ok(line) => {
-                    let fields: Vec<&str> = line.splitn(10, '\t').collect();
-                    match fields.as_slice() {
-                        ["no-meter"] => {
-                            let _ = child.wait();
-                            return Err("the test binary's global allocator is not \
-                                hardpack_check::CountingAlloc: add `#[global_allocator] static \
-                                ALLOC: hardpack_check::CountingAlloc = \
-                                hardpack_check::CountingAlloc;` so peak heap can be measured"
-                                .into());
-                        }
-                        ["no-payloads", why] => {
-                            let _ = child.wait();
-                            return Err(format!(
-                                "the child process could not read the payloads: {why}"
-                            ));
-                        }
-                        ["no-sweep"] => {
-                            let _ = child.wait();
-                            return Err("the child found no such sweep step".into());
-                        }
-                        ["more-than-one-check"] => {
-                            let _ = child.wait();
-                            return Err("this test runs more than one check: a check's child \
-                                process runs the test again and cannot get past an earlier \
-                                check; give each check its own #[test]"
-                                .into());
-                        }
-                        ["start", index] => {
-                            in_flight = index.parse().ok().map(|i| (i, Instant::now()));
-                        }
-                        ["done", index, verdict, peak, allocations, micros, charged, offset, message] =>
-                        {
-                            let index: usize = index.parse().map_err(|_| "a bad result line")?;
-                            let outcome = match *verdict {
-                                "accepted" => Outcome::Accepted,
-                                "refused" => Outcome::Refused(message.to_string()),
-                                _ => Outcome::Panicked(message.to_string()),
+    ) -> Result<(), String> {
+        let jobs = self.jobs.clamp(1, payloads.len().max(1));
+        let time_limit = self.time_limit;
+        let this_test = &self_command()?;
+        let mut shares = Vec::with_capacity(jobs);
+        let mut rest = rows;
+        let mut first = 0;
+        for job in 0..jobs {
+            let end = payloads.len() * (job + 1) / jobs;
+            let (share, after) = rest.split_at_mut(end - first);
+            shares.push((first, end, share));
+            rest = after;
+            first = end;
+        }
+        std::thread::scope(|scope| {
+            let running: Vec<_> = shares
+                .into_iter()
+                .map(|(first, end, share)| {
+                    scope.spawn(move || {
+                        let mut next = first;
+                        while next < end {
+                            let role = ChildRole {
+                                check,
+                                step,
+                                first: next,
+                                end,
+                                payloads: path.to_path_buf(),
                             };
-                            if let (Some(slot), Some(payload)) =
-                                (rows.get_mut(index), payloads.get(index))
-                            {
-                                let mut row = Row::new(index, payload, outcome);
-                                row.peak_heap_bytes = peak.parse().unwrap_or(0);
-                                row.allocations = allocations.parse().unwrap_or(0);
-                                row.time = Duration::from_micros(micros.parse().unwrap_or(0));
-                                row.charged_bytes = charged.parse().ok();
-                                row.refused_at = offset.parse().ok();
-                                *slot = Some(row);
-                            }
-                            in_flight = None;
-                            next = index + 1;
+                            next = one_child(this_test, time_limit, &role, payloads, share, first)?;
                         }
-                        _ => {}
-                    }
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return match in_flight {
-                        Some((index, since)) => {
-                            if let (Some(slot), Some(payload)) =
-                                (rows.get_mut(index), payloads.get(index))
-                            {
-                                let mut row = Row::new(index, payload, Outcome::TimedOut);
-                                row.time = since.elapsed();
-                                *slot = Some(row);
-                            }
-                            Ok(index + 1)
-                        }
-                        None => Err("the child process did not start decoding in time".into()),
-                    };
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    let status = child.wait().map_err(|e| e.to_string())?;
-                    let stderr = stderr_reader.join().unwrap_or_default();
-                    return match in_flight {
-                        Some((index, since)) => {
-                            let outcome = died(&stderr, status);
-                            if let (Some(slot), Some(payload)) =
-                                (rows.get_mut(index), payloads.get(index))
-                            {
-                                let mut row = Row::new(index, payload, outcome);
-                                row.time = since.elapsed();
-                                *slot = Some(row);
-                            }
-                            Ok(index + 1)
-                        }
-                        None if next > first || next >= payloads.len() => Ok(next),
-                        None => Err(format!(
-                            "the child process ended ({status}) before decoding anything: is \
-                             the check in a #[test] or main that runs it again? {}",
-                            tail(&stderr)
-                        )),
-                    };
+                        Ok(())
+                    })
+                })
+                .collect();
+            running
+                .into_iter()
+                .map(|job| {
+                    job.join()
+                        .unwrap_or(Err("a child's reader panicked".into()))
+                })
+                .collect::<Result<(), String>>()
+        })
+    }
+}
+
+/// One child process decoding the payloads from `role.first` to `role.end`, each result
+/// into its slot of `share` (the rows from payload `base` on), until it ends or dies;
+/// returns where the next child starts.
+fn one_child(
+    this_test: &SelfCommand,
+    time_limit: Duration,
+    role: &ChildRole,
+    payloads: &[Payload],
+    share: &mut [Option<Row>],
+    base: usize,
+) -> Result<usize, String> {
+    let first = role.first;
+    let mut child = this_test
+        .command()
+        .env(CHILD_ENV, role.to_env())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("could not start the child process: {e}"))?;
+    let stdout = child.stdout.take().ok_or("no child stdout")?;
+    let mut stderr = child.stderr.take().ok_or("no child stderr")?;
+    let stderr_reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let (lines_tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            // libtest may have printed part of a line ("test name ... ") before ours.
+            if let Some(at) = line.find(LINE_PREFIX) {
+                let rest = &line[at + LINE_PREFIX.len()..];
+                if lines_tx.send(rest.to_string()).is_err() {
+                    break;
                 }
             }
         }
+    });
+    let mut in_flight: Option<(usize, Instant)> = None;
+    let mut next = first;
+    loop {
+        let wait = match in_flight {
+            Some((_, since)) => time_limit.saturating_sub(since.elapsed()),
+            // Startup (building the payloads, the test harness) gets a generous wait.
+            None => time_limit.max(Duration::from_secs(60)),
+        };
+        match lines.recv_timeout(wait) {
+            Ok(line) => {
+                let fields: Vec<&str> = line.splitn(10, '\t').collect();
+                match fields.as_slice() {
+                    ["no-meter"] => {
+                        let _ = child.wait();
+                        return Err("the test binary's global allocator is not \
+                                hardpack_check::CountingAlloc: add `#[global_allocator] static \
+                                ALLOC: hardpack_check::CountingAlloc = \
+                                hardpack_check::CountingAlloc;` so peak heap can be measured"
+                            .into());
+                    }
+                    ["no-payloads", why] => {
+                        let _ = child.wait();
+                        return Err(format!(
+                            "the child process could not read the payloads: {why}"
+                        ));
+                    }
+                    ["no-sweep"] => {
+                        let _ = child.wait();
+                        return Err("the child found no such sweep step".into());
+                    }
+                    ["more-than-one-check"] => {
+                        let _ = child.wait();
+                        return Err("this test runs more than one check: a check's child \
+                                process runs the test again and cannot get past an earlier \
+                                check; give each check its own #[test]"
+                            .into());
+                    }
+                    ["start", index] => {
+                        in_flight = index.parse().ok().map(|i| (i, Instant::now()));
+                    }
+                    ["done", index, verdict, peak, allocations, micros, charged, offset, message] =>
+                    {
+                        let index: usize = index.parse().map_err(|_| "a bad result line")?;
+                        let outcome = match *verdict {
+                            "accepted" => Outcome::Accepted,
+                            "refused" => Outcome::Refused(message.to_string()),
+                            _ => Outcome::Panicked(message.to_string()),
+                        };
+                        if let (Some(slot), Some(payload)) =
+                            (row_at(share, base, index), payloads.get(index))
+                        {
+                            let mut row = Row::new(index, payload, outcome);
+                            row.peak_heap_bytes = peak.parse().unwrap_or(0);
+                            row.allocations = allocations.parse().unwrap_or(0);
+                            row.time = Duration::from_micros(micros.parse().unwrap_or(0));
+                            row.charged_bytes = charged.parse().ok();
+                            row.refused_at = offset.parse().ok();
+                            *slot = Some(row);
+                        }
+                        in_flight = None;
+                        next = index + 1;
+                    }
+                    _ => {}
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return match in_flight {
+                    Some((index, since)) => {
+                        if let (Some(slot), Some(payload)) =
+                            (row_at(share, base, index), payloads.get(index))
+                        {
+                            let mut row = Row::new(index, payload, Outcome::TimedOut);
+                            row.time = since.elapsed();
+                            *slot = Some(row);
+                        }
+                        Ok(index + 1)
+                    }
+                    None => Err("the child process did not start decoding in time".into()),
+                };
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                let status = child.wait().map_err(|e| e.to_string())?;
+                let stderr = stderr_reader.join().unwrap_or_default();
+                return match in_flight {
+                    Some((index, since)) => {
+                        let outcome = died(&stderr, status);
+                        if let (Some(slot), Some(payload)) =
+                            (row_at(share, base, index), payloads.get(index))
+                        {
+                            let mut row = Row::new(index, payload, outcome);
+                            row.time = since.elapsed();
+                            *slot = Some(row);
+                        }
+                        Ok(index + 1)
+                    }
+                    None if next > first || next >= role.end => Ok(next),
+                    None => Err(format!(
+                        "the child process ended ({status}) before decoding anything: is \
+                             the check in a #[test] or main that runs it again? {}",
+                        tail(&stderr)
+                    )),
+                };
+            }
+        }
     }
+}
+
+/// The slot of payload `index` in a share of the rows that starts at payload `base`.
+fn row_at(share: &mut [Option<Row>], base: usize, index: usize) -> Option<&mut Option<Row>> {
+    index.checked_sub(base).and_then(|at| share.get_mut(at))
 }
 
 /// [`crate::fuzz::assert_round_trips`] for a type that may borrow: the encoding it decodes
@@ -898,6 +969,8 @@ struct ChildRole {
     step: usize,
     /// The payload it starts at.
     first: usize,
+    /// The payload it stops before: another child decodes those after it.
+    end: usize,
     /// The file the parent wrote the payloads to.
     payloads: PathBuf,
 }
@@ -905,8 +978,10 @@ struct ChildRole {
 impl ChildRole {
     /// The role as the child's environment carries it (the path last: it may hold `:`).
     fn to_env(&self) -> std::ffi::OsString {
-        let mut value =
-            std::ffi::OsString::from(format!("{}:{}:{}:", self.check, self.step, self.first));
+        let mut value = std::ffi::OsString::from(format!(
+            "{}:{}:{}:{}:",
+            self.check, self.step, self.first, self.end
+        ));
         value.push(&self.payloads);
         value
     }
@@ -916,13 +991,14 @@ impl ChildRole {
 fn child_role() -> Option<ChildRole> {
     let value = std::env::var_os(CHILD_ENV)?;
     let value = value.to_str()?;
-    let mut parts = value.splitn(4, ':');
+    let mut parts = value.splitn(5, ':');
     let mut number = || parts.next()?.parse().ok();
-    let (check, step, first) = (number()?, number()?, number()?);
+    let (check, step, first, end) = (number()?, number()?, number()?, number()?);
     Some(ChildRole {
         check,
         step,
         first,
+        end,
         payloads: PathBuf::from(parts.next()?),
     })
 }
@@ -1018,18 +1094,30 @@ impl PayloadReader {
 
 /// The command that runs this check again: the same test alone, or the same program with
 /// its own arguments.
-fn self_command() -> Result<Command, String> {
+fn self_command() -> Result<SelfCommand, String> {
     let exe = std::env::current_exe().map_err(|e| format!("no current executable: {e}"))?;
-    let mut command = Command::new(exe);
-    match std::thread::current().name() {
-        Some(name) if name != "main" => {
-            command.args([name, "--exact", "--nocapture", "--test-threads=1"]);
-        }
-        _ => {
-            command.args(std::env::args_os().skip(1));
-        }
+    let args = match std::thread::current().name() {
+        Some(name) if name != "main" => [name, "--exact", "--nocapture", "--test-threads=1"]
+            .map(std::ffi::OsString::from)
+            .to_vec(),
+        _ => std::env::args_os().skip(1).collect(),
+    };
+    Ok(SelfCommand { exe, args })
+}
+
+/// How to run this test or program again, as a child: found on the thread that runs the
+/// check (libtest names it after the test), used by the threads that watch the children.
+struct SelfCommand {
+    exe: PathBuf,
+    args: Vec<std::ffi::OsString>,
+}
+
+impl SelfCommand {
+    fn command(&self) -> Command {
+        let mut command = Command::new(&self.exe);
+        command.args(&self.args);
+        command
     }
-    Ok(command)
 }
 
 /// What killed a child, from its standard error and exit status.

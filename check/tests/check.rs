@@ -57,9 +57,11 @@ const SMALL_STACK: usize = if cfg!(debug_assertions) {
 
 #[test]
 fn rmp_serde_overflowing_the_stack_is_that_payloads_result_and_the_check_goes_on() {
+    // Three children at once, each a share of the payloads, each started again after a death.
     let report = check::<Request>()
         .decoder("rmp-serde", |bytes| rmp_serde::from_slice::<Request>(bytes))
         .stack_bytes(SMALL_STACK)
+        .jobs(3)
         .run();
     assert!(!report.is_hardened());
     let overflows: Vec<_> = report
@@ -78,8 +80,11 @@ fn rmp_serde_overflowing_the_stack_is_that_payloads_result_and_the_check_goes_on
             "{r:?}"
         );
     }
-    // The check went on after each death: every payload has a result.
+    // The check went on after each death: every payload has a result, its own.
     assert!(report.failure.is_none(), "{}", report.text());
+    for (at, row) in report.rows.iter().enumerate() {
+        assert_eq!(row.index, at, "{row:?}");
+    }
     assert!(
         report.rows.iter().all(|r| r.outcome != Outcome::NotRun),
         "{}",
