@@ -772,13 +772,15 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                     })
                 })
                 .collect();
-            running
+            // Every child is waited for; the first error is the check's.
+            let results: Vec<Result<(), String>> = running
                 .into_iter()
                 .map(|job| {
                     job.join()
                         .unwrap_or(Err("a child's reader panicked".into()))
                 })
-                .collect::<Result<(), String>>()
+                .collect();
+            results.into_iter().find(Result::is_err).unwrap_or(Ok(()))
         })
     }
 }
