@@ -150,7 +150,8 @@ fn hardpack_caps_the_hint_so_the_same_deserialize_is_safe() {
 
 #[test]
 fn reported_payloads_from_a_directory_get_the_same_report() {
-    let dir = std::env::temp_dir().join(format!("hardpack-check-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("hardpack-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("a-bomb"),
@@ -173,7 +174,8 @@ fn reported_payloads_from_a_directory_get_the_same_report() {
 
 /// A payload directory of its own for each test (tests run in parallel).
 fn payload_dir(test: &str, files: &[(&str, &[u8])]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("hardpack-check-{test}-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("hardpack-check-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (name, bytes) in files {
         std::fs::write(dir.join(name), bytes).unwrap();

@@ -5,7 +5,8 @@ use hardpack_check::check;
 
 #[test]
 fn without_the_counting_allocator_the_check_fails_loudly() {
-    let dir = std::env::temp_dir().join(format!("hardpack-check-no-meter-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("hardpack-check-no-meter-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("one"), [0x01]).unwrap();
     let report = check::<u8>().payloads(&dir).run();

@@ -15,11 +15,43 @@ fn hardpack(args: &[&str]) -> (i32, String) {
     )
 }
 
-fn temp(name: &str) -> String {
-    std::env::temp_dir()
-        .join(format!("hardpack-audit-test-{}-{name}", std::process::id()))
-        .display()
-        .to_string()
+/// A path in the temporary directory for one test's output, removed (file or folder) when
+/// the test ends.
+struct Temp(String);
+
+impl std::ops::Deref for Temp {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Temp {
+    fn as_ref(&self) -> &Path {
+        Path::new(&self.0)
+    }
+}
+
+impl std::fmt::Display for Temp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp(name: &str) -> Temp {
+    Temp(
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("hardpack-audit-test-{}-{name}", std::process::id()))
+            .display()
+            .to_string(),
+    )
 }
 
 #[test]

@@ -13,7 +13,7 @@ use hardpack_cli::exec::{self, Decoder, ExecLimits, Outcome};
 const MIB: u64 = 1 << 20;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
         "hardpack-containment-{name}-{}",
         std::process::id()
     ));

@@ -271,7 +271,8 @@ fn the_borrowed_surface_gives_the_owned_verdict_and_copies_no_payload() {
     // A 1 MiB bin: the owned decode copies it, the borrowed one keeps a 24-byte tape item.
     let mut blob = vec![0xc6, 0x00, 0x10, 0x00, 0x00];
     blob.extend(std::iter::repeat_n(0xabu8, 1 << 20));
-    let file = std::env::temp_dir().join(format!("hardpack-blob-{}.bin", std::process::id()));
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("hardpack-blob-{}.bin", std::process::id()));
     std::fs::write(&file, &blob).unwrap();
     let file = file.to_str().unwrap();
     let owned = stdout_json(&hardpack(&["repro", "--json", file], b""));
@@ -292,7 +293,8 @@ fn the_borrowed_surface_gives_the_owned_verdict_and_copies_no_payload() {
 
 #[test]
 fn the_strict_surface_refuses_what_lenient_decoding_lets_through() {
-    let file = std::env::temp_dir().join(format!("hardpack-dup-{}.bin", std::process::id()));
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("hardpack-dup-{}.bin", std::process::id()));
     // {"a": 1, "a": 2}
     std::fs::write(&file, [0x82, 0xa1, b'a', 0x01, 0xa1, b'a', 0x02]).unwrap();
     let file = file.to_str().unwrap();
@@ -316,7 +318,8 @@ fn the_strict_surface_refuses_what_lenient_decoding_lets_through() {
 
 #[test]
 fn the_typed_surface_is_held_to_the_typed_decode_s_heap_bound() {
-    let file = std::env::temp_dir().join(format!("hardpack-typed-bound-{}", std::process::id()));
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("hardpack-typed-bound-{}", std::process::id()));
     std::fs::write(&file, [0x93, 0x01, 0x02, 0x03]).unwrap();
     let file = file.to_str().unwrap();
     let bound = |surface: &str| {

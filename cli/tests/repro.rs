@@ -3,7 +3,8 @@
 use std::process::Command;
 
 fn repro(payload: &[u8], extra: &[&str]) -> (i32, serde_json::Value) {
-    let dir = std::env::temp_dir().join(format!("hardpack-cli-test-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("hardpack-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(format!("payload-{:016x}", {
         use std::hash::{Hash, Hasher};
