@@ -316,3 +316,87 @@ fn an_attack_that_decodes_around_its_place_does_not_reach_it() {
         report.text()
     );
 }
+
+/// Accepts one secret string only: no value the tracer makes.
+#[derive(Debug, Serialize)]
+struct Secret(String);
+
+impl<'de> Deserialize<'de> for Secret {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        if s == "c1fb8a5419db040b" {
+            Ok(Secret(s))
+        } else {
+            Err(serde::de::Error::custom("not the secret"))
+        }
+    }
+}
+
+fn secret_label<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Secret::deserialize(d).map(|s| s.0)
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Pair<A, B> {
+    a: A,
+    b: B,
+    n: u8,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t")]
+enum Shape {
+    Dot,
+    Line { length: f64, x: i64, y: u32 },
+    Named { name: Secret, filled: bool, z: i64 },
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t")]
+enum Mark {
+    Tick,
+    Cross,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Layer {
+    depth: u8,
+    shape: Shape,
+    marks: Vec<Mark>,
+    #[serde(deserialize_with = "secret_label")]
+    label: String,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Drawing {
+    origin: Pair<u8, Option<Option<i64>>>,
+    tags: BTreeMap<String, u8>,
+    #[serde(rename = "top")]
+    layer: Layer,
+}
+
+#[test]
+fn a_refused_tag_belongs_to_the_enum_that_read_it_not_to_an_earlier_struct() {
+    // Every document is refused (at `label`). A refused tag names the variants of the
+    // enum whose tag it is, never those of a struct read before it (`Pair`, whose last
+    // field was searched just before).
+    let report = check::<Drawing>().run();
+    let places: Vec<String> = report
+        .ledger
+        .lines
+        .iter()
+        .map(|l| l.place.clone())
+        .collect();
+    let variants: Vec<&String> = places.iter().filter(|p| p.contains("::")).collect();
+    for variant in ["Dot", "Line", "Named", "Tick", "Cross"] {
+        let holding: Vec<&&String> = variants
+            .iter()
+            .filter(|p| p.ends_with(&format!("::{variant}")))
+            .collect();
+        assert_eq!(holding.len(), 1, "{variant}: {variants:?}");
+    }
+    assert!(
+        variants.iter().all(|p| !p.starts_with("Pair")),
+        "a variant keyed by Pair: {variants:?}"
+    );
+}
