@@ -400,3 +400,67 @@ fn a_refused_tag_belongs_to_the_enum_that_read_it_not_to_an_earlier_struct() {
         "a variant keyed by Pair: {variants:?}"
     );
 }
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Broadcast {
+    signal: Signal,
+    shape: Adjacent,
+    note: String,
+}
+
+#[test]
+fn what_the_trace_built_is_said_to_be_built_by_the_trace() {
+    // Every line here, the tagged enums' variants included, is built by a run of the
+    // trace; a document the check writes passes through them too, but the line says the
+    // first that built it.
+    let report = check::<Broadcast>().run();
+    let lines: Vec<(&str, Option<&str>)> = report
+        .ledger
+        .lines
+        .iter()
+        .map(|l| (l.name(), l.built_by.as_deref()))
+        .collect();
+    for (place, built_by) in &lines {
+        assert_eq!(*built_by, Some("the trace"), "{place}: {lines:?}");
+    }
+    for variant in [
+        "signal::Quiet",
+        "signal::Loud",
+        "Adjacent::Empty",
+        "Adjacent::Full",
+    ] {
+        assert!(
+            lines.iter().any(|(place, _)| place.ends_with(variant)),
+            "{variant}: {lines:?}"
+        );
+    }
+    report.assert_hardened();
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+enum Level {
+    Low,
+    High,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Gauge {
+    level: Level,
+    #[serde(deserialize_with = "secret_label")]
+    label: String,
+}
+
+#[test]
+fn a_listed_variant_no_run_took_is_never_built() {
+    // Each run takes `Low` and is refused at `label`: `High` is listed by serde and never
+    // taken, and nothing the check writes holds it.
+    let report = check::<Gauge>().run();
+    let high = report
+        .ledger
+        .lines
+        .iter()
+        .find(|l| l.place == "Level::High")
+        .expect("a line for each listed variant");
+    assert_eq!(high.built_by, None, "{}", report.text());
+    assert_eq!(high.open, Some(Open::NeverBuilt), "{}", report.text());
+}
