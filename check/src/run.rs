@@ -34,6 +34,8 @@ use crate::typed::{generate, Generated};
 
 /// The environment variable that makes a process a check's child.
 const CHILD_ENV: &str = "HARDPACK_CHECK_CHILD";
+/// In a child that traces the type first, the ordinal of the check whose type it traces.
+const TRACE_CHILD_ENV: &str = "HARDPACK_CHECK_TRACE_CHILD";
 /// What a child's result lines start with (the rest of its standard output is libtest's).
 const LINE_PREFIX: &str = "hardpack-check\t";
 
@@ -383,6 +385,15 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             c.set(n + 1);
             n
         });
+        if let Some(traced) = trace_child_of() {
+            if traced == ordinal {
+                let _ = self.load();
+                child_says("traced");
+            } else {
+                child_says("more-than-one-check");
+            }
+            std::process::exit(0)
+        }
         match child_role() {
             Some(role) if role.check == ordinal => self.run_as_child(&role),
             Some(role) if ordinal < role.check => {
@@ -394,7 +405,10 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             Some(_) => Report::skipped(self.type_name),
             None => {
                 let started = Instant::now();
-                let mut generated = self.load();
+                let mut generated = match self.trace_kills_a_child(ordinal) {
+                    Some(death) => self.untraced(&death),
+                    None => self.load(),
+                };
                 let sample_errors = self.add_samples(&mut generated.payloads);
                 let mut report = self.run_as_parent(ordinal, generated, sample_errors);
                 report.elapsed = started.elapsed();
@@ -411,6 +425,67 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     /// write gigabytes of them.
     fn recursion_depth(&self) -> usize {
         (self.stack_bytes / MIN_FRAME_BYTES + 1).min(crate::typed::RECURSION_DEPTH)
+    }
+
+    /// Traces the type in a child process first: the type's own `Deserialize` may never end
+    /// (a newtype holding `Option<Box<Self>>` read through serde's buffer recurses without
+    /// consuming anything) and take the process down with a stack overflow, which must not be
+    /// the test's. How the child died, when it did.
+    fn trace_kills_a_child(&self, ordinal: usize) -> Option<String> {
+        if !matches!(self.source, Source::Generated) {
+            return None;
+        }
+        let out = self_command()
+            .ok()?
+            .command()
+            .env(TRACE_CHILD_ENV, ordinal.to_string())
+            .stdin(Stdio::null())
+            .output()
+            .ok()?;
+        let said = String::from_utf8_lossy(&out.stdout);
+        let answered = said
+            .lines()
+            .filter_map(|line| {
+                line.find(LINE_PREFIX)
+                    .map(|at| &line[at + LINE_PREFIX.len()..])
+            })
+            .any(|line| line == "traced" || line == "more-than-one-check");
+        if answered {
+            return None;
+        }
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        Some(match died(&stderr, out.status) {
+            Outcome::StackOverflow => "its stack overflowed".to_string(),
+            Outcome::OverHeapCeiling(what) => what,
+            Outcome::Crashed(how) => how,
+            other => format!("{other:?}"),
+        })
+    }
+
+    /// What a check runs when tracing the type killed a child: the generic payloads and the
+    /// samples, with the death as the reason the type was not traced.
+    fn untraced(&self, death: &str) -> Generated {
+        Generated {
+            payloads: crate::generic::generic(),
+            error: Some(crate::shape::TraceError {
+                type_name: self.type_name,
+                reason: format!(
+                    "tracing its Deserialize killed the process that ran it ({death}): a type \
+                     that reads itself without end, such as a newtype holding \
+                     `Option<Box<Self>>` inside an internally tagged or untagged enum, takes \
+                     down any decoder that gets there, whatever the input's nesting"
+                ),
+                nodes: Vec::new(),
+                names: Default::default(),
+            }),
+            file_error: None,
+            gaps: Vec::new(),
+            unseen: Vec::new(),
+            places: Vec::new(),
+            place_keys: Default::default(),
+            nodes: Vec::new(),
+            names: Default::default(),
+        }
     }
 
     /// Adds the samples' payloads; returns why a sample could not be used.
@@ -987,6 +1062,11 @@ impl ChildRole {
         value.push(&self.payloads);
         value
     }
+}
+
+/// In a child that traces the type first: the ordinal of the check it traces.
+fn trace_child_of() -> Option<usize> {
+    std::env::var(TRACE_CHILD_ENV).ok()?.parse().ok()
 }
 
 /// This process's role: `Some` in a child.
