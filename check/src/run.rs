@@ -387,7 +387,8 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         });
         if let Some(traced) = trace_child_of() {
             if traced == ordinal {
-                let _ = self.load();
+                // Only the trace runs the type's `Deserialize`; the payloads are the parent's.
+                let _ = crate::shape::trace_with::<T>(&self.sample_values());
                 child_says("traced");
             } else {
                 child_says("more-than-one-check");
@@ -500,17 +501,18 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         errors
     }
 
+    /// The samples that parse as MessagePack, whose values help the trace.
+    fn sample_values(&self) -> Vec<crate::sample::Sample> {
+        self.samples
+            .iter()
+            .filter_map(|(_, bytes)| crate::sample::Sample::parse(bytes).ok())
+            .collect()
+    }
+
     /// The payloads to run and what the trace saw; the samples' values help the trace.
     fn load(&self) -> Generated {
         match &self.source {
-            Source::Generated => {
-                let samples: Vec<crate::sample::Sample> = self
-                    .samples
-                    .iter()
-                    .filter_map(|(_, bytes)| crate::sample::Sample::parse(bytes).ok())
-                    .collect();
-                generate::<T>(&samples, self.recursion_depth())
-            }
+            Source::Generated => generate::<T>(&self.sample_values(), self.recursion_depth()),
             Source::Files(path) => {
                 let (payloads, error) = match read_payloads(path) {
                     Ok(payloads) => (payloads, None),
