@@ -93,6 +93,13 @@
 //! limited. What your own types allocate on the typed path is charged at `size_of` of each
 //! element serde hands them (see `de`), and a collection may reserve up to serde's own cap
 //! from a size hint before its elements arrive.
+//!
+//! A type that reads itself without consuming anything is out of any decoder's reach: a newtype
+//! holding `Option<Box<Self>>` inside an internally tagged or untagged enum, or inside a
+//! flattened struct, is read from serde's own buffer, which answers `Some` for any value but nil
+//! and never comes back to hardpack, so an 8-byte document recurses until the stack overflows.
+//! Read directly, the same newtype is refused at `max_depth`. `hardpack-check` finds such a
+//! document for your types (`check/tests/endless.rs`).
 
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
 // The repository's README examples compile and run as doctests (with every feature).
