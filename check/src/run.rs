@@ -466,27 +466,18 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     /// What a check runs when tracing the type killed a child: the generic payloads and the
     /// samples, with the death as the reason the type was not traced.
     fn untraced(&self, death: &str) -> Generated {
-        Generated {
-            payloads: crate::generic::generic(),
-            error: Some(crate::shape::TraceError {
-                type_name: self.type_name,
-                reason: format!(
-                    "tracing its Deserialize killed the process that ran it ({death}): a type \
-                     that reads itself without end, such as a newtype holding \
-                     `Option<Box<Self>>` inside an internally tagged or untagged enum, takes \
-                     down any decoder that gets there, whatever the input's nesting"
-                ),
-                nodes: Vec::new(),
-                names: Default::default(),
-            }),
-            file_error: None,
-            gaps: Vec::new(),
-            unseen: Vec::new(),
-            places: Vec::new(),
-            place_keys: Default::default(),
+        let error = crate::shape::TraceError {
+            type_name: self.type_name,
+            reason: format!(
+                "tracing its Deserialize killed the process that ran it ({death}): a type \
+                 that reads itself without end, such as a newtype holding \
+                 `Option<Box<Self>>` inside an internally tagged or untagged enum, takes \
+                 down any decoder that gets there, whatever the input's nesting"
+            ),
             nodes: Vec::new(),
             names: Default::default(),
-        }
+        };
+        Generated::untraced(crate::generic::generic(), Some(error), None)
     }
 
     /// Adds the samples' payloads; returns why a sample could not be used.
@@ -518,17 +509,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                     Ok(payloads) => (payloads, None),
                     Err(e) => (Vec::new(), Some(e)),
                 };
-                Generated {
-                    payloads,
-                    error: None,
-                    file_error: error,
-                    gaps: Vec::new(),
-                    unseen: Vec::new(),
-                    places: Vec::new(),
-                    place_keys: Default::default(),
-                    nodes: Vec::new(),
-                    names: Default::default(),
-                }
+                Generated::untraced(payloads, None, error)
             }
         }
     }

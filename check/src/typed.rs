@@ -76,6 +76,32 @@ pub(crate) struct Generated {
     pub(crate) names: crate::shape::Names,
 }
 
+impl Generated {
+    /// Payloads with nothing traced: why the type was not traced (`error`), or why the
+    /// payload files could not be read (`file_error`); `nodes` and `names` are what a trace
+    /// that gave up had met.
+    pub(crate) fn untraced(
+        payloads: Vec<Payload>,
+        error: Option<TraceError>,
+        file_error: Option<String>,
+    ) -> Generated {
+        let (nodes, names) = error
+            .as_ref()
+            .map_or_else(Default::default, |e| (e.nodes.clone(), e.names.clone()));
+        Generated {
+            payloads,
+            error,
+            file_error,
+            gaps: Vec::new(),
+            unseen: Vec::new(),
+            places: Vec::new(),
+            place_keys: BTreeMap::new(),
+            nodes,
+            names,
+        }
+    }
+}
+
 /// [`payloads_for`], tracing with the values of `samples` ([`crate::shape::trace_with`]),
 /// each recursive path nested `depth` deep.
 pub(crate) fn generate<T: Deserialize<'static>>(samples: &[Sample], depth: usize) -> Generated {
@@ -96,17 +122,7 @@ pub(crate) fn generate<T: Deserialize<'static>>(samples: &[Sample], depth: usize
                 names: traced.names,
             }
         }
-        Err(e) => Generated {
-            payloads,
-            file_error: None,
-            gaps: Vec::new(),
-            unseen: Vec::new(),
-            places: Vec::new(),
-            place_keys: BTreeMap::new(),
-            nodes: e.nodes.clone(),
-            names: e.names.clone(),
-            error: Some(e),
-        },
+        Err(e) => Generated::untraced(payloads, Some(e), None),
     }
 }
 
