@@ -227,12 +227,48 @@ pub struct TraceError {
 }
 
 /// How a trace named what it met: the key of each type by its serde name and visitor type (a
-/// generic with two parameters is two keys), and the structs it handed samples instead of
-/// reading them field by field (an adjacently tagged enum, a struct with a flattened field).
+/// generic with two parameters is two keys), the structs it handed samples instead of
+/// reading them field by field (an adjacently tagged enum, a struct with a flattened field),
+/// and the field each name of a struct with aliases stands for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Names {
     pub(crate) identities: BTreeMap<(String, &'static str), String>,
     pub(crate) sampled_structs: std::collections::BTreeSet<String>,
+    /// For a struct whose field names serde lists with their aliases (each field's names
+    /// sorted, so a field may come after its own alias), the field each listed name reads,
+    /// by the name serde refuses it by when it is given twice.
+    pub(crate) aliases: Aliases,
+}
+
+/// What serde lists for a struct with aliases: the field each listed name reads.
+pub(crate) type Aliases = BTreeMap<Vec<&'static str>, Vec<String>>;
+
+impl Names {
+    /// The names of a struct's fields in order, given the names serde lists for it.
+    pub(crate) fn field_names(&self, listed: &[&'static str]) -> Vec<String> {
+        field_names(&self.aliases, listed)
+    }
+
+    /// The field a key names, in a struct whose names serde lists as `listed`.
+    pub(crate) fn field_named(&self, listed: &[&'static str], key: &str) -> String {
+        self.aliases
+            .get(listed)
+            .and_then(|fields| fields.get(listed.iter().position(|f| *f == key)?))
+            .cloned()
+            .unwrap_or_else(|| key.to_string())
+    }
+}
+
+/// [`Names::field_names`]: a struct without aliases is named by what serde lists.
+pub(crate) fn field_names(aliases: &Aliases, listed: &[&'static str]) -> Vec<String> {
+    match aliases.get(listed) {
+        Some(fields) => {
+            let mut names = fields.clone();
+            names.dedup();
+            names
+        }
+        None => listed.iter().map(|f| f.to_string()).collect(),
+    }
 }
 
 impl fmt::Display for TraceError {
@@ -263,8 +299,79 @@ pub fn trace<T: Deserialize<'static>>() -> Result<Traced, TraceError> {
 /// refused: a leaf that a hand-written `Deserialize` validates (a range syntax, a version)
 /// is handed the samples' values of its kind first, so a variant holding it is built.
 pub fn trace_with<T: Deserialize<'static>>(samples: &[Sample]) -> Result<Traced, TraceError> {
+    let (traced, aliased) = trace_naming::<T>(samples, Aliases::new())?;
+    let learnt = learn_aliases::<T>(&traced, &aliased);
+    if learnt.is_empty() {
+        return Ok(traced);
+    }
+    // Traced again, so that every request and shape is named by the field it reads.
+    trace_naming::<T>(samples, learnt).map(|(traced, _)| traced)
+}
+
+/// Which field each name serde lists reads, of every struct with aliases the trace met
+/// (`aliased`, each with where it was met). Written as a map holding one name twice, serde's
+/// derive refuses the struct as a duplicate of the field the name reads, by that field's
+/// name. A struct whose names cannot be learnt so (a hand-written visitor, a place no
+/// document reaches) keeps the names serde lists.
+fn learn_aliases<T: Deserialize<'static>>(
+    traced: &Traced,
+    aliased: &BTreeMap<Vec<&'static str>, (String, Option<usize>)>,
+) -> Aliases {
+    let mut learnt = Aliases::new();
+    for (listed, (container, variant)) in aliased {
+        let Some(documents) = crate::typed::StructAsMap::find(traced, container, *variant) else {
+            continue;
+        };
+        let duplicate_of = |key: &str, field: usize| -> Option<String> {
+            let sample = Sample::parse(&documents.key_twice(key, field)?).ok()?;
+            let refusal = passage::passage::<T>(&sample, &traced.names).err()?;
+            let name = refusal
+                .strip_prefix("duplicate field `")?
+                .split('`')
+                .next()?;
+            Some(name.to_string())
+        };
+        let count = documents.field_count();
+        let mut fields: Vec<String> = Vec::new();
+        let mut field = 0;
+        for key in listed {
+            // Serde lists each field's names together: a name reads the field the name
+            // before it reads, or the next one.
+            let candidates = if fields.is_empty() {
+                0..1
+            } else {
+                field..field + 2
+            };
+            let Some(name) = candidates
+                .filter(|f| *f < count)
+                .find_map(|f| duplicate_of(key, f))
+            else {
+                break;
+            };
+            if fields.last().is_some_and(|last| *last != name) {
+                field += 1;
+            }
+            fields.push(name);
+        }
+        if fields.len() == listed.len() && field + 1 == count {
+            learnt.insert(listed.clone(), fields);
+        }
+    }
+    learnt
+}
+
+/// [`trace_with`], naming the fields of the structs in `aliases` by what each listed name
+/// reads; and the structs with aliases it met whose names were not given.
+#[allow(clippy::type_complexity)]
+fn trace_naming<T: Deserialize<'static>>(
+    samples: &[Sample],
+    aliases: Aliases,
+) -> Result<(Traced, BTreeMap<Vec<&'static str>, (String, Option<usize>)>), TraceError> {
     let type_name = std::any::type_name::<T>();
-    let mut state = State::default();
+    let mut state = State {
+        aliases,
+        ..State::default()
+    };
     for sample in samples {
         for path in sample.paths() {
             if let Some(node) = sample.at(&path) {
@@ -358,7 +465,7 @@ pub fn trace_with<T: Deserialize<'static>>(samples: &[Sample]) -> Result<Traced,
                 names,
             };
             apply_samples(&mut traced, &state.searches);
-            Ok(traced)
+            Ok((traced, state.aliased))
         }
         (None, reason) => Err(TraceError {
             type_name,

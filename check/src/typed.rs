@@ -699,6 +699,82 @@ struct Writer<'a> {
     ends: BTreeMap<String, bool>,
 }
 
+/// Documents of a traced type that write one of its structs (or struct variants), at the
+/// first place that holds it, as a map of chosen entries.
+pub(crate) struct StructAsMap<'a> {
+    writer: Writer<'a>,
+    steps: Vec<Step>,
+    container: &'a str,
+    fields: &'a [(String, Shape)],
+    /// The struct variant's name, for a struct variant.
+    variant: Option<&'a str>,
+}
+
+impl<'a> StructAsMap<'a> {
+    /// The struct `container`, or variant `variant` of the enum `container`; `None` when it
+    /// is neither or no place of the type holds it.
+    pub(crate) fn find(
+        traced: &'a Traced,
+        container: &'a str,
+        variant: Option<usize>,
+    ) -> Option<Self> {
+        let (fields, variant_name) = match (traced.containers.get(container)?, variant) {
+            (Container::Struct(fields), None) => (fields, None),
+            (Container::Enum(variants), Some(v)) => match variants.get(v)? {
+                (name, Some(Variant::Struct(fields))) => (fields, Some(name.as_str())),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let writer = Writer {
+            root: &traced.root,
+            containers: &traced.containers,
+            ends: ends(&traced.containers),
+        };
+        let mut places = Vec::new();
+        writer.places(&traced.root, &mut Vec::new(), &mut Vec::new(), &mut places);
+        let place = places.into_iter().find(|p| {
+            p.variant == variant
+                && p.recursion.is_none()
+                && matches!(&p.shape, Shape::Named(name) if name == container)
+        })?;
+        Some(StructAsMap {
+            writer,
+            steps: place.steps,
+            container,
+            fields,
+            variant: variant_name,
+        })
+    }
+
+    /// How many fields the struct has.
+    pub(crate) fn field_count(&self) -> usize {
+        self.fields.len()
+    }
+
+    /// The document with the struct written as a map holding `key` twice, each time with
+    /// the smallest value of field `field`.
+    pub(crate) fn key_twice(&self, key: &str, field: usize) -> Option<Vec<u8>> {
+        let (_, shape) = self.fields.get(field)?;
+        let entry = [
+            str_bytes(key),
+            self.writer
+                .minimal(shape, &mut vec![self.container.to_string()]),
+        ]
+        .concat();
+        let map = [map_header(2), entry.clone(), entry].concat();
+        let hole = match self.variant {
+            Some(name) => [vec![0x81], str_bytes(name), map].concat(),
+            None => map,
+        };
+        Some(
+            self.writer
+                .with_hole(self.writer.root, &self.steps, &hole)
+                .0,
+        )
+    }
+}
+
 /// Which containers can be written without recursing forever: the least fixed point.
 fn ends(containers: &BTreeMap<String, Container>) -> BTreeMap<String, bool> {
     let mut ends: BTreeMap<String, bool> = containers.keys().map(|k| (k.clone(), false)).collect();

@@ -464,3 +464,96 @@ fn a_listed_variant_no_run_took_is_never_built() {
     assert_eq!(high.built_by, None, "{}", report.text());
     assert_eq!(high.open, Some(Open::NeverBuilt), "{}", report.text());
 }
+
+/// Serde lists each field's names with its aliases, each field's sorted: `f0_alias, r_f0,
+/// a_count, count, ids`. The first field comes after its own alias.
+#[derive(Debug, Deserialize, Serialize)]
+struct Renamed {
+    #[serde(rename = "r_f0", alias = "f0_alias")]
+    first: u8,
+    #[serde(alias = "a_count")]
+    count: u16,
+    ids: Vec<Id>,
+}
+
+/// The same in a struct variant: `Fields` lists `a_x, x, y`.
+#[derive(Debug, Deserialize, Serialize)]
+enum Event {
+    Plain,
+    Fields {
+        #[serde(alias = "a_x")]
+        x: u8,
+        y: Vec<Id>,
+    },
+}
+
+fn places_under(report: &hardpack_check::Report, prefix: &str) -> Vec<String> {
+    report
+        .ledger
+        .lines
+        .iter()
+        .filter(|l| l.place.starts_with(prefix))
+        .map(|l| l.place.clone())
+        .collect()
+}
+
+#[test]
+fn a_field_is_named_by_its_name_not_by_an_alias_listed_before_it() {
+    let report = check::<Renamed>().run();
+    assert_eq!(
+        places_under(&report, "Renamed."),
+        [
+            "Renamed.count",
+            "Renamed.ids",
+            "Renamed.ids[]",
+            "Renamed.r_f0"
+        ],
+        "{}",
+        report.text()
+    );
+    assert_eq!(
+        open_places(&report),
+        BTreeMap::from([("Renamed.ids[]".to_string(), "refused")])
+    );
+}
+
+#[test]
+fn a_struct_variant_field_is_named_by_its_name_not_by_an_alias_listed_before_it() {
+    let report = check::<Event>().run();
+    assert_eq!(
+        places_under(&report, "Event::Fields."),
+        ["Event::Fields.x", "Event::Fields.y", "Event::Fields.y[]"],
+        "{}",
+        report.text()
+    );
+    assert_eq!(
+        open_places(&report),
+        BTreeMap::from([("Event::Fields.y[]".to_string(), "refused")]),
+        "{}",
+        report.text()
+    );
+}
+
+#[test]
+fn a_sample_keyed_by_aliases_closes_the_fields_they_name() {
+    // {"f0_alias": 1, "a_count": 2, "ids": ["id-000001"]}
+    let mut bytes = vec![0x83, 0xa8];
+    bytes.extend(b"f0_alias");
+    bytes.extend([0x01, 0xa7]);
+    bytes.extend(b"a_count");
+    bytes.extend([0x02, 0xa3]);
+    bytes.extend(b"ids");
+    bytes.extend([0x91, 0xa9]);
+    bytes.extend(b"id-000001");
+    let report = check::<Renamed>().sample_bytes("by-aliases", bytes).run();
+    assert!(report.is_hardened(), "{}", report.text());
+    assert_eq!(
+        places_under(&report, "Renamed."),
+        [
+            "Renamed.count",
+            "Renamed.ids",
+            "Renamed.ids[]",
+            "Renamed.r_f0"
+        ]
+    );
+}

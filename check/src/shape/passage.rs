@@ -9,6 +9,7 @@ use serde::de::{
     Visitor,
 };
 
+use super::recording::positions;
 use super::Names;
 use crate::sample::{Sample, SampleDeserializer};
 
@@ -62,6 +63,11 @@ pub(crate) fn passage<T: de::Deserialize<'static>>(
         }
         Err(e) => Err(e.0),
     }
+}
+
+/// The suffixes of named fields: `.name`.
+fn dotted(names: Vec<String>) -> Vec<String> {
+    names.into_iter().map(|n| format!(".{n}")).collect()
 }
 
 /// Marks a passed key that is a tag's possible variant.
@@ -122,10 +128,13 @@ impl<'a, 'p> Passage<'a, 'p> {
         self.plain(visitor)
     }
 
-    /// The sample's items or entries handed to `visitor` as a struct's or tuple's fields.
+    /// The sample's items or entries handed to `visitor` as a struct's or tuple's fields:
+    /// an item is named by its position in `names`, an entry by the field its key reads
+    /// (serde listing the struct's names as `listed`).
     fn fields<V: Visitor<'static>>(
         self,
         names: Vec<String>,
+        listed: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Refused> {
         match self.sample {
@@ -139,6 +148,7 @@ impl<'a, 'p> Passage<'a, 'p> {
                 entries: entries.iter(),
                 value: None,
                 names: None,
+                listed,
                 passage: self,
             }),
             _ => de::Deserializer::deserialize_any(
@@ -186,6 +196,8 @@ struct Entries<'a, 'p> {
     value: Option<(&'a Sample, String)>,
     /// For a map, `{key}` and `{}`; for a struct read as a map (`None`), the key's name.
     names: Option<(String, String)>,
+    /// The names serde lists for the struct read as a map.
+    listed: &'static [&'static str],
     passage: Passage<'a, 'p>,
 }
 
@@ -208,7 +220,9 @@ impl MapAccess<'static> for Entries<'_, '_> {
             }
             None => {
                 let name = match key {
-                    Sample::Str(s) => format!(".{s}"),
+                    Sample::Str(s) => {
+                        format!(".{}", self.passage.names.field_named(self.listed, s))
+                    }
                     other => format!(".{other}"),
                 };
                 self.value = Some((value, name));
@@ -287,6 +301,7 @@ impl<'a, 'p> de::Deserializer<'static> for Passage<'a, 'p> {
                 entries: entries.iter(),
                 value: None,
                 names: Some(("{key}".into(), "{}".into())),
+                listed: &[],
                 passage: self,
             }),
             _ => self.plain(visitor),
@@ -299,7 +314,7 @@ impl<'a, 'p> de::Deserializer<'static> for Passage<'a, 'p> {
         visitor: V,
     ) -> Result<V::Value, Refused> {
         self.pass();
-        self.fields((0..len).map(|i| format!(".{i}")).collect(), visitor)
+        self.fields(positions(len), &[], visitor)
     }
 
     fn deserialize_unit_struct<V: Visitor<'static>>(
@@ -329,7 +344,7 @@ impl<'a, 'p> de::Deserializer<'static> for Passage<'a, 'p> {
         self.pass();
         let scope = self.identify::<V>(name);
         self.inside(scope, String::new())
-            .fields((0..len).map(|i| format!(".{i}")).collect(), visitor)
+            .fields(positions(len), &[], visitor)
     }
 
     fn deserialize_struct<V: Visitor<'static>>(
@@ -343,8 +358,9 @@ impl<'a, 'p> de::Deserializer<'static> for Passage<'a, 'p> {
             return self.whole(&scope, visitor);
         }
         self.pass();
+        let names = self.names.field_names(fields);
         self.inside(scope, String::new())
-            .fields(fields.iter().map(|f| format!(".{f}")).collect(), visitor)
+            .fields(dotted(names), fields, visitor)
     }
 
     fn deserialize_enum<V: Visitor<'static>>(
@@ -436,8 +452,7 @@ impl VariantAccess<'static> for Chosen<'_, '_> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, Refused> {
-        self.passage
-            .fields((0..len).map(|i| format!(".{i}")).collect(), visitor)
+        self.passage.fields(positions(len), &[], visitor)
     }
 
     fn struct_variant<V: Visitor<'static>>(
@@ -445,7 +460,7 @@ impl VariantAccess<'static> for Chosen<'_, '_> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Refused> {
-        self.passage
-            .fields(fields.iter().map(|f| format!(".{f}")).collect(), visitor)
+        let names = self.passage.names.field_names(fields);
+        self.passage.fields(dotted(names), fields, visitor)
     }
 }

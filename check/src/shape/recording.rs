@@ -206,13 +206,28 @@ pub(super) fn read_fields<V: Visitor<'static>>(
     Ok((value, seq.shapes))
 }
 
-/// Names of the positional fields `.0` to `.{len - 1}`, and of named ones `.name`.
+/// Names of the positional fields `.0` to `.{len - 1}`.
 pub(super) fn positions(len: usize) -> Vec<String> {
     (0..len).map(|i| format!(".{i}")).collect()
 }
 
-pub(super) fn named(fields: &[&str]) -> Vec<String> {
-    fields.iter().map(|f| format!(".{f}")).collect()
+/// Hands `visitor` a struct's fields, serde listing their names (aliases among them) as
+/// `listed`; the value and each field's name and shape. A struct whose visitor read fewer
+/// fields than serde lists names is noted with `met`, where it was met, for the trace to
+/// learn which field each name reads.
+pub(super) fn read_struct<V: Visitor<'static>>(
+    tracer: &mut Tracer<'_>,
+    listed: &'static [&'static str],
+    met: (String, Option<usize>),
+    visitor: V,
+) -> Result<(V::Value, Vec<(String, Shape)>), TraceFailure> {
+    let names = super::field_names(&tracer.state.aliases, listed);
+    let suffixes = names.iter().map(|n| format!(".{n}")).collect();
+    let (value, shapes) = read_fields(tracer, suffixes, visitor)?;
+    if shapes.len() < listed.len() && !tracer.state.aliases.contains_key(listed) {
+        tracer.state.aliased.entry(listed.to_vec()).or_insert(met);
+    }
+    Ok((value, names.into_iter().zip(shapes).collect()))
 }
 
 /// A map of one entry, each side read by a tracer (`{key}` and `{}`).
@@ -348,8 +363,8 @@ impl VariantAccess<'static> for Choice<'_, '_> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
-        let (value, shapes) = read_fields(&mut self.tracer, named(fields), visitor)?;
-        let named = fields.iter().map(|f| f.to_string()).zip(shapes).collect();
+        let met = (self.tracer.scope.clone(), Some(self.index));
+        let (value, named) = read_struct(&mut self.tracer, fields, met, visitor)?;
         *self.content = Some(Variant::Struct(named));
         Ok(value)
     }
@@ -722,8 +737,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         let key = self.tracer.key();
         self.tracer.state.struct_keys.push(key);
         let result = self.tracer.within(&name, |tracer| {
-            let (value, shapes) = read_fields(tracer, named(fields), visitor)?;
-            let named = fields.iter().map(|f| f.to_string()).zip(shapes).collect();
+            let (value, named) = read_struct(tracer, fields, (name.clone(), None), visitor)?;
             Ok((value, Container::Struct(named)))
         });
         self.tracer.state.struct_keys.pop();

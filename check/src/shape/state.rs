@@ -337,6 +337,13 @@ pub(super) struct State {
     pub(super) last_blamed: Option<String>,
     /// Places whose refusals said nothing to learn from, with what they said.
     pub(super) gaps: BTreeMap<String, String>,
+    /// The field each listed name reads, of the structs with aliases a trace before this
+    /// one learnt.
+    pub(super) aliases: super::Aliases,
+    /// The structs whose visitor read fewer fields than serde lists names (aliases among
+    /// them, unless learnt), each with where it was met: its container and, for a struct
+    /// variant, the variant's index.
+    pub(super) aliased: BTreeMap<Vec<&'static str>, (String, Option<usize>)>,
 }
 
 impl State {
@@ -345,6 +352,7 @@ impl State {
         super::Names {
             identities: self.identities.clone(),
             sampled_structs: self.sampled_structs.keys().cloned().collect(),
+            aliases: self.aliases.clone(),
         }
     }
 
