@@ -223,7 +223,7 @@ pub struct TraceError {
     /// Every request the type's `Deserialize` made before the trace gave up.
     pub nodes: Vec<Node>,
     /// How the trace named what it met.
-    pub(crate) names: Names,
+    pub(crate) names: Box<Names>,
 }
 
 /// How a trace named what it met: the key of each type by its serde name and visitor type (a
@@ -313,10 +313,7 @@ pub fn trace_with<T: Deserialize<'static>>(samples: &[Sample]) -> Result<Traced,
 /// derive refuses the struct as a duplicate of the field the name reads, by that field's
 /// name. A struct whose names cannot be learnt so (a hand-written visitor, a place no
 /// document reaches) keeps the names serde lists.
-fn learn_aliases<T: Deserialize<'static>>(
-    traced: &Traced,
-    aliased: &BTreeMap<Vec<&'static str>, (String, Option<usize>)>,
-) -> Aliases {
+fn learn_aliases<T: Deserialize<'static>>(traced: &Traced, aliased: &state::Aliased) -> Aliases {
     let mut learnt = Aliases::new();
     for (listed, (container, variant)) in aliased {
         let Some(documents) = crate::typed::StructAsMap::find(traced, container, *variant) else {
@@ -362,11 +359,10 @@ fn learn_aliases<T: Deserialize<'static>>(
 
 /// [`trace_with`], naming the fields of the structs in `aliases` by what each listed name
 /// reads; and the structs with aliases it met whose names were not given.
-#[allow(clippy::type_complexity)]
 fn trace_naming<T: Deserialize<'static>>(
     samples: &[Sample],
     aliases: Aliases,
-) -> Result<(Traced, BTreeMap<Vec<&'static str>, (String, Option<usize>)>), TraceError> {
+) -> Result<(Traced, state::Aliased), TraceError> {
     let type_name = std::any::type_name::<T>();
     let mut state = State {
         aliases,
@@ -470,7 +466,7 @@ fn trace_naming<T: Deserialize<'static>>(
         (None, reason) => Err(TraceError {
             type_name,
             nodes: state.nodes(),
-            names: state.names(),
+            names: Box::new(state.names()),
             reason: match reason.as_deref() {
                 Some(RECURSED) => "it recurses with no place to stop (no Option, sequence, \
                     map or enum variant that ends)"

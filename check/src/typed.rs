@@ -87,7 +87,7 @@ impl Generated {
     ) -> Generated {
         let (nodes, names) = error
             .as_ref()
-            .map_or_else(Default::default, |e| (e.nodes.clone(), e.names.clone()));
+            .map_or_else(Default::default, |e| (e.nodes.clone(), (*e.names).clone()));
         Generated {
             payloads,
             error,

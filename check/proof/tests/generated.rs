@@ -40,6 +40,7 @@ where
 }
 
 include!(concat!(env!("OUT_DIR"), "/generated.rs"));
+include!("kept/mod.rs");
 
 /// Every shape and position the generator plants in, counted: with the whole set (a release
 /// build's default, or more), each appears.

@@ -211,6 +211,9 @@ pub(super) fn positions(len: usize) -> Vec<String> {
     (0..len).map(|i| format!(".{i}")).collect()
 }
 
+/// A struct's fields: each one's name and shape.
+pub(super) type NamedFields = Vec<(String, Shape)>;
+
 /// Hands `visitor` a struct's fields, serde listing their names (aliases among them) as
 /// `listed`; the value and each field's name and shape. A struct whose visitor read fewer
 /// fields than serde lists names is noted with `met`, where it was met, for the trace to
@@ -220,7 +223,7 @@ pub(super) fn read_struct<V: Visitor<'static>>(
     listed: &'static [&'static str],
     met: (String, Option<usize>),
     visitor: V,
-) -> Result<(V::Value, Vec<(String, Shape)>), TraceFailure> {
+) -> Result<(V::Value, NamedFields), TraceFailure> {
     let names = super::field_names(&tracer.state.aliases, listed);
     let suffixes = names.iter().map(|n| format!(".{n}")).collect();
     let (value, shapes) = read_fields(tracer, suffixes, visitor)?;

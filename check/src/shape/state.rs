@@ -276,6 +276,10 @@ pub(super) struct Request {
     pub(super) ignored: bool,
 }
 
+/// Structs with more names than fields, by the names serde lists, each with where it was
+/// met: its container and, for a struct variant, the variant's index.
+pub(super) type Aliased = BTreeMap<Vec<&'static str>, (String, Option<usize>)>;
+
 #[derive(Default)]
 pub(super) struct State {
     /// The structs handed samples (an adjacently tagged enum, a struct with a flattened
@@ -343,7 +347,7 @@ pub(super) struct State {
     /// The structs whose visitor read fewer fields than serde lists names (aliases among
     /// them, unless learnt), each with where it was met: its container and, for a struct
     /// variant, the variant's index.
-    pub(super) aliased: BTreeMap<Vec<&'static str>, (String, Option<usize>)>,
+    pub(super) aliased: Aliased,
 }
 
 impl State {
