@@ -20,12 +20,14 @@ use serde::de::Deserialize;
 pub use crate::sample::Sample;
 use crate::search::probes;
 
+mod aliases;
 mod passage;
 mod recording;
 mod state;
 
 pub(crate) use passage::passage;
 
+use aliases::Question;
 use recording::{Recording, ShapeOf, Tracer};
 use state::{Search, Searching, State, TraceFailure, RECURSED};
 
@@ -299,73 +301,20 @@ pub fn trace<T: Deserialize<'static>>() -> Result<Traced, TraceError> {
 /// refused: a leaf that a hand-written `Deserialize` validates (a range syntax, a version)
 /// is handed the samples' values of its kind first, so a variant holding it is built.
 pub fn trace_with<T: Deserialize<'static>>(samples: &[Sample]) -> Result<Traced, TraceError> {
-    let (traced, aliased) = trace_naming::<T>(samples, Aliases::new())?;
-    let learnt = learn_aliases::<T>(&traced, &aliased);
-    if learnt.is_empty() {
-        return Ok(traced);
-    }
-    // Traced again, so that every request and shape is named by the field it reads.
-    trace_naming::<T>(samples, learnt).map(|(traced, _)| traced)
+    trace_naming::<T>(samples, None)
 }
 
-/// Which field each name serde lists reads, of every struct with aliases the trace met
-/// (`aliased`, each with where it was met). Written as a map holding one name twice, serde's
-/// derive refuses the struct as a duplicate of the field the name reads, by that field's
-/// name. A struct whose names cannot be learnt so (a hand-written visitor, a place no
-/// document reaches) keeps the names serde lists.
-fn learn_aliases<T: Deserialize<'static>>(traced: &Traced, aliased: &state::Aliased) -> Aliases {
-    let mut learnt = Aliases::new();
-    for (listed, (container, variant)) in aliased {
-        let Some(documents) = crate::typed::StructAsMap::find(traced, container, *variant) else {
-            continue;
-        };
-        let duplicate_of = |key: &str, field: usize| -> Option<String> {
-            let sample = Sample::parse(&documents.key_twice(key, field)?).ok()?;
-            let refusal = passage::passage::<T>(&sample, &traced.names).err()?;
-            let name = refusal
-                .strip_prefix("duplicate field `")?
-                .split('`')
-                .next()?;
-            Some(name.to_string())
-        };
-        let count = documents.field_count();
-        let mut fields: Vec<String> = Vec::new();
-        let mut field = 0;
-        for key in listed {
-            // Serde lists each field's names together: a name reads the field the name
-            // before it reads, or the next one.
-            let candidates = if fields.is_empty() {
-                0..1
-            } else {
-                field..field + 2
-            };
-            let Some(name) = candidates
-                .filter(|f| *f < count)
-                .find_map(|f| duplicate_of(key, f))
-            else {
-                break;
-            };
-            if fields.last().is_some_and(|last| *last != name) {
-                field += 1;
-            }
-            fields.push(name);
-        }
-        if fields.len() == listed.len() && field + 1 == count {
-            learnt.insert(listed.clone(), fields);
-        }
-    }
-    learnt
-}
-
-/// [`trace_with`], naming the fields of the structs in `aliases` by what each listed name
-/// reads; and the structs with aliases it met whose names were not given.
+/// [`trace_with`], naming the fields of each struct with aliases by what each listed name
+/// reads: as `aliases` says, or (`None`) as the trace learns from the struct itself, tracing
+/// again with what it learnt.
 fn trace_naming<T: Deserialize<'static>>(
     samples: &[Sample],
-    aliases: Aliases,
-) -> Result<(Traced, state::Aliased), TraceError> {
+    aliases: Option<Aliases>,
+) -> Result<Traced, TraceError> {
     let type_name = std::any::type_name::<T>();
+    let learning = aliases.is_none();
     let mut state = State {
-        aliases,
+        aliases: aliases.unwrap_or_default(),
         ..State::default()
     };
     for sample in samples {
@@ -389,15 +338,7 @@ fn trace_naming<T: Deserialize<'static>>(
         // A Deserialize that panics on a value (an `unimplemented!` branch) is a finding, not
         // the end of the trace: the value is kept to be written as a payload.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            T::deserialize(Recording {
-                tracer: Tracer {
-                    state: &mut state,
-                    place: String::new(),
-                    scope: String::new(),
-                    rel: String::new(),
-                },
-                shape: &mut shape,
-            })
+            deserialize::<T>(&mut state, &mut shape)
         }))
         .unwrap_or_else(|panic| {
             let message = panic
@@ -435,6 +376,36 @@ fn trace_naming<T: Deserialize<'static>>(
         }
         break;
     }
+    if learning {
+        // A struct with fewer fields than names, or never read whole, may have aliases.
+        let unsure: BTreeMap<&'static [&'static str], state::StructMet> = state
+            .structs
+            .iter()
+            .filter(|(listed, met)| listed.len() > 1 && met.read.is_none_or(|n| n < listed.len()))
+            .map(|(listed, met)| (*listed, met.clone()))
+            .collect();
+        let mut read_values = false;
+        let learnt = aliases::learn_all(&unsure, |listed, question| {
+            read_values |= !matches!(question, Question::Count | Question::Field(_));
+            runs += 1;
+            state.begin_run();
+            state.exploring = unsure[listed].within.clone();
+            state.question = Some((listed, question));
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                deserialize::<T>(&mut state, &mut ShapeOf::default()).map(|_| ())
+            }));
+            state.question = None;
+            state.answer.take()
+        });
+        if !learnt.is_empty() || read_values {
+            // Traced again, every request named by the field it reads (and none by what
+            // the questions read).
+            return trace_naming::<T>(samples, Some(learnt)).map(|mut traced| {
+                traced.runs += runs;
+                traced
+            });
+        }
+    }
     match (root, last_error) {
         (Some(root), _) => {
             let unseen = state.unseen();
@@ -461,7 +432,7 @@ fn trace_naming<T: Deserialize<'static>>(
                 names,
             };
             apply_samples(&mut traced, &state.searches);
-            Ok((traced, state.aliased))
+            Ok(traced)
         }
         (None, reason) => Err(TraceError {
             type_name,
@@ -486,6 +457,22 @@ fn trace_naming<T: Deserialize<'static>>(
             },
         }),
     }
+}
+
+/// Runs `T`'s `Deserialize` once on the tracer.
+fn deserialize<T: Deserialize<'static>>(
+    state: &mut State,
+    shape: &mut ShapeOf,
+) -> Result<T, TraceFailure> {
+    T::deserialize(Recording {
+        tracer: Tracer {
+            state,
+            place: String::new(),
+            scope: String::new(),
+            rel: String::new(),
+        },
+        shape,
+    })
 }
 
 /// Puts what the searches found into the shapes: a place that accepts only values other

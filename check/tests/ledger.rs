@@ -557,3 +557,36 @@ fn a_sample_keyed_by_aliases_closes_the_fields_they_name() {
         ]
     );
 }
+
+/// Lists `f0_alias, r_f0, a_id, id`; its last field refuses every value the tracer makes, so
+/// no run reads it whole.
+#[derive(Debug, Deserialize, Serialize)]
+struct NeverWhole {
+    #[serde(rename = "r_f0", alias = "f0_alias")]
+    first: u8,
+    #[serde(alias = "a_id")]
+    id: Id,
+}
+
+#[test]
+fn a_struct_never_read_whole_names_its_fields_by_their_names() {
+    let report = check::<NeverWhole>().run();
+    assert_eq!(
+        places_under(&report, "NeverWhole."),
+        ["NeverWhole.id", "NeverWhole.r_f0"],
+        "{}",
+        report.text()
+    );
+    let id = report
+        .ledger
+        .lines
+        .iter()
+        .find(|l| l.place == "NeverWhole.id")
+        .unwrap();
+    assert!(
+        id.open
+            .as_ref()
+            .is_some_and(|open| open.reason("hardpack").contains("not an id")),
+        "{id:?}"
+    );
+}

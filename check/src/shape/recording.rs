@@ -8,8 +8,9 @@ use serde::de::{
     Visitor,
 };
 
+use super::aliases;
 use super::state::{
-    EnumState, Searching, State, Status, TraceFailure, MAX_SAME_NAME_OPEN, RECURSED,
+    EnumState, Searching, State, Status, StructMet, TraceFailure, MAX_SAME_NAME_OPEN, RECURSED,
 };
 use super::{Container, Shape, Variant};
 use crate::sample::{Sample, SampleDeserializer};
@@ -215,20 +216,31 @@ pub(super) fn positions(len: usize) -> Vec<String> {
 pub(super) type NamedFields = Vec<(String, Shape)>;
 
 /// Hands `visitor` a struct's fields, serde listing their names (aliases among them) as
-/// `listed`; the value and each field's name and shape. A struct whose visitor read fewer
-/// fields than serde lists names is noted with `met`, where it was met, for the trace to
-/// learn which field each name reads.
+/// `listed`; the value and each field's name and shape. Where this run puts a question to
+/// the struct, the visitor answers it instead and the run stops.
 pub(super) fn read_struct<V: Visitor<'static>>(
     tracer: &mut Tracer<'_>,
     listed: &'static [&'static str],
-    met: (String, Option<usize>),
     visitor: V,
 ) -> Result<(V::Value, NamedFields), TraceFailure> {
+    if aliases::is_asked(tracer, listed) {
+        return Err(aliases::answer(tracer, listed, visitor));
+    }
+    let within = tracer
+        .state
+        .frames
+        .last()
+        .map(|(key, v, ..)| (key.clone(), *v));
+    tracer
+        .state
+        .structs
+        .entry(listed)
+        .or_insert_with(|| StructMet { read: None, within });
     let names = super::field_names(&tracer.state.aliases, listed);
     let suffixes = names.iter().map(|n| format!(".{n}")).collect();
     let (value, shapes) = read_fields(tracer, suffixes, visitor)?;
-    if shapes.len() < listed.len() && !tracer.state.aliases.contains_key(listed) {
-        tracer.state.aliased.entry(listed.to_vec()).or_insert(met);
+    if let Some(met) = tracer.state.structs.get_mut(listed) {
+        met.read = Some(shapes.len());
     }
     Ok((value, names.into_iter().zip(shapes).collect()))
 }
@@ -366,8 +378,7 @@ impl VariantAccess<'static> for Choice<'_, '_> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
-        let met = (self.tracer.scope.clone(), Some(self.index));
-        let (value, named) = read_struct(&mut self.tracer, fields, met, visitor)?;
+        let (value, named) = read_struct(&mut self.tracer, fields, visitor)?;
         *self.content = Some(Variant::Struct(named));
         Ok(value)
     }
@@ -733,6 +744,9 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         let name = self.tracer.identify::<V>(name)?;
         self.tracer.ask(|| format!("struct {name}"));
         self.shape.0 = Some(Shape::Named(name.clone()));
+        if aliases::is_asked(&self.tracer, fields) {
+            return Err(aliases::answer(&mut self.tracer, fields, visitor));
+        }
         if let Some(sample) = self.collection_sample(Sample::Map(Vec::new())) {
             // An adjacently tagged enum, searched as a map once its tag named its variants.
             return de::Deserializer::deserialize_any(SampleDeserializer::new(&sample), visitor);
@@ -740,7 +754,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         let key = self.tracer.key();
         self.tracer.state.struct_keys.push(key);
         let result = self.tracer.within(&name, |tracer| {
-            let (value, named) = read_struct(tracer, fields, (name.clone(), None), visitor)?;
+            let (value, named) = read_struct(tracer, fields, visitor)?;
             Ok((value, Container::Struct(named)))
         });
         self.tracer.state.struct_keys.pop();
@@ -792,10 +806,11 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
             (known, Some((explored, v)))
                 if *explored == key
                     && !state.explored
-                    && matches!(
-                        known.status.get(*v),
-                        Some(&Status::Untried) | Some(&Status::Traced)
-                    ) =>
+                    && (state.question.is_some()
+                        || matches!(
+                            known.status.get(*v),
+                            Some(&Status::Untried) | Some(&Status::Traced)
+                        )) =>
             {
                 state.explored = true;
                 *v

@@ -276,9 +276,16 @@ pub(super) struct Request {
     pub(super) ignored: bool,
 }
 
-/// Structs with more names than fields, by the names serde lists, each with where it was
-/// met: its container and, for a struct variant, the variant's index.
-pub(super) type Aliased = BTreeMap<Vec<&'static str>, (String, Option<usize>)>;
+/// What the trace knows of a struct it met.
+#[derive(Clone, Debug, Default)]
+pub(super) struct StructMet {
+    /// How many fields a run read when one read it whole: a struct with fewer fields than
+    /// names has aliases.
+    pub(super) read: Option<usize>,
+    /// The enum variant the run that first met it was inside (innermost), to take again to
+    /// meet it.
+    pub(super) within: Option<(String, usize)>,
+}
 
 #[derive(Default)]
 pub(super) struct State {
@@ -344,10 +351,12 @@ pub(super) struct State {
     /// The field each listed name reads, of the structs with aliases a trace before this
     /// one learnt.
     pub(super) aliases: super::Aliases,
-    /// The structs whose visitor read fewer fields than serde lists names (aliases among
-    /// them, unless learnt), each with where it was met: its container and, for a struct
-    /// variant, the variant's index.
-    pub(super) aliased: Aliased,
+    /// Every struct met, by the names serde lists for it.
+    pub(super) structs: BTreeMap<&'static [&'static str], StructMet>,
+    /// The question this run puts to the struct it names, where it meets it first; and the
+    /// answer.
+    pub(super) question: Option<(&'static [&'static str], super::aliases::Question)>,
+    pub(super) answer: Option<String>,
 }
 
 impl State {

@@ -1,0 +1,264 @@
+//! Which field each name of a struct reads. Serde lists a struct's names with each field's
+//! aliases, each field's sorted, so a field may come after its own alias (`f0_alias, r_f0`)
+//! and the names after an alias are not the fields' in order. The trace asks the struct's
+//! own visitor, one question a run, where the run meets the struct:
+//!
+//! - how many fields it has: handed no element, it refuses with "struct S with N elements";
+//! - which field a name reads: the field identifier it makes of the name (serde's derive
+//!   makes one enum variant per field, in order);
+//! - by which name it knows a field: handed the field twice it refuses a "duplicate field",
+//!   or handed every other field a "missing field", by that name.
+//!
+//! A struct whose visitor answers otherwise (a hand-written one) keeps the names serde lists.
+
+use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, Visitor};
+
+use super::recording::{read_at, Empty, Tracer};
+use super::state::{StructMet, TraceFailure};
+use super::Aliases;
+
+/// The error with which a run stops once the struct asked has answered.
+pub(super) const ASKED: &str = "hardpack-check: asked";
+
+/// A question to a struct's visitor.
+#[derive(Clone, Debug)]
+pub(super) enum Question {
+    /// How many fields it reads.
+    Count,
+    /// Which field the name at this index of the listed names reads.
+    Field(usize),
+    /// By which name it knows this field, the fields named as given: the field twice.
+    Twice(usize, Vec<String>),
+    /// The same, by every field but this one.
+    AllBut(usize, Vec<String>),
+}
+
+/// Whether this run puts its question to the struct serde lists as `listed`.
+pub(super) fn is_asked(tracer: &Tracer<'_>, listed: &'static [&'static str]) -> bool {
+    matches!(&tracer.state.question, Some((asked, _)) if *asked == listed)
+}
+
+/// Puts this run's question to `visitor` (that of the struct serde lists as `listed`) and
+/// keeps its answer; the error that stops the run, since the visitor is spent.
+pub(super) fn answer<V: Visitor<'static>>(
+    tracer: &mut Tracer<'_>,
+    listed: &'static [&'static str],
+    visitor: V,
+) -> TraceFailure {
+    if let Some((_, question)) = tracer.state.question.take() {
+        tracer.state.answer = ask(tracer, listed, &question, visitor);
+    }
+    TraceFailure(ASKED.into())
+}
+
+/// Asks `visitor` (a struct's, serde listing its names as `listed`) `question`; its answer
+/// in words, or `None`.
+fn ask<V: Visitor<'static>>(
+    tracer: &mut Tracer<'_>,
+    listed: &'static [&'static str],
+    question: &Question,
+    visitor: V,
+) -> Option<String> {
+    let result = match question {
+        Question::Count => visitor.visit_seq(Empty).err().map(|e| e.0),
+        Question::Field(j) => {
+            let mut answer = None;
+            let _ = visitor.visit_map(NameOnly {
+                name: listed.get(*j)?,
+                answer: &mut answer,
+            });
+            answer
+        }
+        Question::Twice(field, names) => visitor
+            .visit_map(Fields {
+                tracer,
+                keys: vec![*field, *field],
+                names,
+                next: 0,
+            })
+            .err()
+            .map(|e| e.0),
+        Question::AllBut(field, names) => visitor
+            .visit_map(Fields {
+                tracer,
+                keys: (0..names.len()).filter(|i| i != field).collect(),
+                names,
+                next: 0,
+            })
+            .err()
+            .map(|e| e.0),
+    };
+    result
+}
+
+/// A map of one key, the name: the answer is the field identifier the visitor makes of it.
+struct NameOnly<'a> {
+    name: &'static str,
+    answer: &'a mut Option<String>,
+}
+
+impl MapAccess<'static> for NameOnly<'_> {
+    type Error = TraceFailure;
+
+    fn next_key_seed<K: DeserializeSeed<'static>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, TraceFailure> {
+        if self.answer.is_some() {
+            return Ok(None);
+        }
+        let identifier = seed.deserialize(Identifier(self.name))?;
+        *self.answer = Some(format!("{:?}", std::mem::discriminant(&identifier)));
+        Ok(Some(identifier))
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'static>>(
+        &mut self,
+        _seed: S,
+    ) -> Result<S::Value, TraceFailure> {
+        Err(TraceFailure(ASKED.into()))
+    }
+}
+
+/// A field's name, handed to the visitor of its identifier.
+struct Identifier(&'static str);
+
+impl<'de> de::Deserializer<'de> for Identifier {
+    type Error = TraceFailure;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TraceFailure> {
+        visitor.visit_str(self.0)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// A map of chosen fields, each keyed by its index and read by the tracer at its name.
+struct Fields<'a, 't, 's> {
+    tracer: &'a mut Tracer<'t>,
+    keys: Vec<usize>,
+    names: &'s [String],
+    next: usize,
+}
+
+impl MapAccess<'static> for Fields<'_, '_, '_> {
+    type Error = TraceFailure;
+
+    fn next_key_seed<K: DeserializeSeed<'static>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, TraceFailure> {
+        let Some(key) = self.keys.get(self.next) else {
+            return Ok(None);
+        };
+        self.next += 1;
+        seed.deserialize((*key as u64).into_deserializer())
+            .map(Some)
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'static>>(
+        &mut self,
+        seed: S,
+    ) -> Result<S::Value, TraceFailure> {
+        let field = self.keys[self.next - 1];
+        let name = self.names.get(field).map_or("?", String::as_str);
+        read_at(self.tracer, &format!(".{name}"), seed).map(|(value, _)| value)
+    }
+}
+
+/// Learns the field each listed name reads, asking `answer` (which runs the type once with
+/// the question put to the struct `listed` where the run meets it) what it needs. `elements`
+/// is how many fields a run read, when one read the struct whole. `None` when the struct
+/// answers otherwise than serde's derive does, or has no more names than fields.
+pub(super) fn learn(
+    listed: &'static [&'static str],
+    elements: Option<usize>,
+    mut answer: impl FnMut(Question) -> Option<String>,
+) -> Option<Vec<String>> {
+    let count = match elements {
+        Some(count) => count,
+        None => said_count(&answer(Question::Count)?)?,
+    };
+    if count == 0 || count >= listed.len() {
+        return None;
+    }
+    // The field each name reads, by the variant of its identifier: in order, each the one
+    // before or the next, from the first field to the last.
+    let mut field_of = Vec::with_capacity(listed.len());
+    for j in 0..listed.len() {
+        let field = said_variant(&answer(Question::Field(j))?)?;
+        let expected = match field_of.last() {
+            None => field == 0,
+            Some(&before) => field == before || field == before + 1,
+        };
+        if !expected {
+            return None;
+        }
+        field_of.push(field);
+    }
+    if field_of.last() != Some(&(count - 1)) {
+        return None;
+    }
+    // Each field by its first listed name while its own is asked.
+    let mut names: Vec<String> = Vec::with_capacity(count);
+    for (j, field) in field_of.iter().enumerate() {
+        if names.len() == *field {
+            names.push(listed[j].to_string());
+        }
+    }
+    let mut known = names.clone();
+    for (field, name) in known.iter_mut().enumerate() {
+        if field_of.iter().filter(|f| **f == field).count() == 1 {
+            // A field without aliases is listed by its name alone.
+            continue;
+        }
+        *name = answer(Question::Twice(field, names.clone()))
+            .and_then(|said| said_name(&said, "duplicate field `"))
+            .or_else(|| {
+                answer(Question::AllBut(field, names.clone()))
+                    .and_then(|said| said_name(&said, "missing field `"))
+            })?;
+    }
+    Some(field_of.iter().map(|f| known[*f].clone()).collect())
+}
+
+/// The number of elements in serde's refusal of a short sequence: `invalid length 0,
+/// expected struct S with 4 elements`.
+fn said_count(said: &str) -> Option<usize> {
+    let (_, after) = said.rsplit_once(" with ")?;
+    let (number, rest) = after.split_once(' ')?;
+    rest.starts_with("element").then(|| number.parse().ok())?
+}
+
+/// The index of an enum variant, as `Discriminant(2)`.
+fn said_variant(said: &str) -> Option<usize> {
+    said.strip_prefix("Discriminant(")?
+        .strip_suffix(')')?
+        .parse()
+        .ok()
+}
+
+/// The name in serde's refusal `duplicate field `name`` or `missing field `name``.
+fn said_name(said: &str, prefix: &str) -> Option<String> {
+    let rest = said.strip_prefix(prefix)?;
+    Some(rest.split('`').next()?.to_string())
+}
+
+/// Learns every struct of `met` (by the names serde lists), asking through `answer` (the
+/// struct's names, the question).
+pub(super) fn learn_all(
+    met: &std::collections::BTreeMap<&'static [&'static str], StructMet>,
+    mut answer: impl FnMut(&'static [&'static str], Question) -> Option<String>,
+) -> Aliases {
+    let mut learnt = Aliases::new();
+    for (listed, met) in met {
+        if let Some(fields) = learn(listed, met.read, |question| answer(listed, question)) {
+            learnt.insert(listed.to_vec(), fields);
+        }
+    }
+    learnt
+}
