@@ -165,8 +165,11 @@ impl MapAccess<'static> for Fields<'_, '_, '_> {
         seed: S,
     ) -> Result<S::Value, TraceFailure> {
         let field = self.keys[self.next - 1];
-        let name = self.names.get(field).map_or("?", String::as_str);
-        read_at(self.tracer, &format!(".{name}"), seed).map(|(value, _)| value)
+        let suffix = format!(".{}", self.names.get(field).map_or("?", String::as_str));
+        // The smallest value there: an option's `None`, an empty collection.
+        let place = format!("{}{suffix}", self.tracer.place);
+        self.tracer.state.escapes.insert(place);
+        read_at(self.tracer, &suffix, seed).map(|(value, _)| value)
     }
 }
 
