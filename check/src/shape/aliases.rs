@@ -265,3 +265,153 @@ pub(super) fn learn_all(
     }
     learnt
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The answers serde's derive gives for a struct whose fields are `fields` (each its
+    /// name and its aliases, as serde lists them), every field's value readable unless it is
+    /// in `unreadable`.
+    fn derive_answers<'a>(
+        fields: &'a [(&'a str, &'a [&'a str])],
+        unreadable: &'a [usize],
+        asked: &'a mut Vec<String>,
+    ) -> impl FnMut(Question) -> Option<String> + 'a {
+        let listed: Vec<usize> = fields
+            .iter()
+            .enumerate()
+            .flat_map(|(i, (_, names))| std::iter::repeat_n(i, names.len()))
+            .collect();
+        move |question| {
+            asked.push(format!("{question:?}"));
+            Some(match question {
+                Question::Count => format!(
+                    "invalid length 0, expected struct S with {} elements",
+                    fields.len()
+                ),
+                Question::Field(j) => format!("Discriminant({})", listed[j]),
+                Question::Twice(field, _) if unreadable.contains(&field) => "not the secret".into(),
+                Question::Twice(field, _) => format!("duplicate field `{}`", fields[field].0),
+                Question::AllBut(field, _) => {
+                    match (0..fields.len()).find(|f| *f != field && unreadable.contains(f)) {
+                        Some(_) => "not the secret".into(),
+                        None => format!("missing field `{}`", fields[field].0),
+                    }
+                }
+            })
+        }
+    }
+
+    const LISTED: &[&str] = &["f0_alias", "r_f0", "a_count", "count", "ids"];
+    const FIELDS: &[(&str, &[&str])] = &[
+        ("r_f0", &["f0_alias", "r_f0"]),
+        ("count", &["a_count", "count"]),
+        ("ids", &["ids"]),
+    ];
+
+    #[test]
+    fn each_name_reads_the_field_serde_refuses_by_its_name() {
+        let mut asked = Vec::new();
+        let learnt = learn(LISTED, None, derive_answers(FIELDS, &[], &mut asked));
+        assert_eq!(learnt.unwrap(), ["r_f0", "r_f0", "count", "count", "ids"]);
+        // How many fields, which field each name makes, and the name of each with aliases.
+        assert_eq!(
+            asked,
+            [
+                "Count",
+                "Field(0)",
+                "Field(1)",
+                "Field(2)",
+                "Field(3)",
+                "Field(4)",
+                r#"Twice(0, ["f0_alias", "a_count", "ids"])"#,
+                r#"Twice(1, ["f0_alias", "a_count", "ids"])"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn a_struct_read_whole_is_not_asked_how_many_fields_it_has() {
+        let mut asked = Vec::new();
+        let learnt = learn(LISTED, Some(3), derive_answers(FIELDS, &[], &mut asked));
+        assert_eq!(learnt.unwrap()[1], "r_f0");
+        assert!(!asked.contains(&"Count".to_string()), "{asked:?}");
+    }
+
+    #[test]
+    fn a_field_whose_value_is_refused_is_named_by_the_others_missing_it() {
+        let mut asked = Vec::new();
+        let learnt = learn(LISTED, None, derive_answers(FIELDS, &[1], &mut asked));
+        assert_eq!(learnt.unwrap(), ["r_f0", "r_f0", "count", "count", "ids"]);
+        assert!(asked.iter().any(|q| q.starts_with("AllBut(1")), "{asked:?}");
+    }
+
+    #[test]
+    fn a_field_neither_question_names_leaves_the_struct_unlearnt() {
+        // Field 0's value is refused, so twice it says nothing; and field 1, every other
+        // field read, refuses too.
+        let fields: &[(&str, &[&str])] = &[("r_f0", &["f0_alias", "r_f0"]), ("x", &["x"])];
+        let mut asked = Vec::new();
+        let answers = derive_answers(fields, &[0, 1], &mut asked);
+        assert_eq!(learn(&["f0_alias", "r_f0", "x"], None, answers), None);
+    }
+
+    #[test]
+    fn a_struct_with_no_more_names_than_fields_is_left_as_listed() {
+        let fields: &[(&str, &[&str])] = &[("a", &["a"]), ("b", &["b"])];
+        let mut asked = Vec::new();
+        assert_eq!(
+            learn(&["a", "b"], None, derive_answers(fields, &[], &mut asked)),
+            None
+        );
+        assert_eq!(asked, ["Count"]);
+        assert_eq!(learn(&["a", "b"], Some(2), |_| unreachable!()), None);
+        assert_eq!(learn(&["a", "b"], Some(0), |_| unreachable!()), None);
+    }
+
+    #[test]
+    fn answers_unlike_serde_derive_leave_the_struct_unlearnt() {
+        let count = |n: usize| format!("invalid length 0, expected struct S with {n} elements");
+        let scripted = |fields: &'static [usize]| {
+            move |question: Question| match question {
+                Question::Count => Some(count(2)),
+                Question::Field(j) => Some(format!("Discriminant({})", fields[j])),
+                _ => Some("duplicate field `a`".into()),
+            }
+        };
+        let listed = &["a", "a_alias", "b"];
+        assert!(learn(listed, None, scripted(&[0, 0, 1])).is_some());
+        // The first name not the first field; a field skipped; a field back; the last
+        // field never named.
+        assert_eq!(learn(listed, None, scripted(&[1, 1, 1])), None);
+        assert_eq!(learn(listed, None, scripted(&[0, 2, 2])), None);
+        assert_eq!(learn(listed, None, scripted(&[0, 1, 0])), None);
+        assert_eq!(learn(listed, None, scripted(&[0, 0, 0])), None);
+        // A refusal that does not count; an identifier that is not an enum's.
+        assert_eq!(learn(listed, None, |_| Some("nope".into())), None);
+        assert_eq!(learn(listed, None, |_| None), None);
+    }
+
+    #[test]
+    fn serde_refusals_are_read_for_what_they_say() {
+        let one = "invalid length 0, expected struct S with 1 element";
+        assert_eq!(said_count(one), Some(1));
+        let variant = "invalid length 1, expected struct variant E::V with 12 elements";
+        assert_eq!(said_count(variant), Some(12));
+        assert_eq!(
+            said_count("invalid length 0, expected a tuple with 2"),
+            None
+        );
+        assert_eq!(said_count("expected with many elements"), None);
+        assert_eq!(said_variant("Discriminant(7)"), Some(7));
+        assert_eq!(said_variant("Discriminant(7"), None);
+        assert_eq!(said_variant("7"), None);
+        let duplicate = "duplicate field `r_f0`";
+        assert_eq!(
+            said_name(duplicate, "duplicate field `").as_deref(),
+            Some("r_f0")
+        );
+        assert_eq!(said_name(duplicate, "missing field `"), None);
+    }
+}
