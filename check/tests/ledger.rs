@@ -590,3 +590,43 @@ fn a_struct_never_read_whole_names_its_fields_by_their_names() {
         "{id:?}"
     );
 }
+
+/// An adjacently tagged enum whose variant holds an externally tagged one: the inner enum's
+/// unit variant is a str beside the tag.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t", content = "c")]
+enum Tagged {
+    Unit,
+    Pair(u8, u8),
+    Holds(Mode),
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+enum Mode {
+    Plain,
+    Count(u8),
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct HoldsAdjacent {
+    e: Tagged,
+}
+
+#[test]
+fn an_enum_inside_an_adjacently_tagged_variant_does_not_lend_it_variants() {
+    let report = check::<HoldsAdjacent>().run();
+    let variants: Vec<&str> = report
+        .ledger
+        .lines
+        .iter()
+        .filter(|l| l.variant)
+        .map(|l| l.place.as_str())
+        .collect();
+    assert_eq!(
+        variants,
+        ["Tagged::Holds", "Tagged::Pair", "Tagged::Unit"],
+        "{}",
+        report.text()
+    );
+    assert!(report.is_hardened(), "{}", report.text());
+}

@@ -762,8 +762,10 @@ impl State {
             return;
         }
         // The place whose own tag was refused: a tag leaf of a struct, or a value handed
-        // whole whose top-level tag holds the refused word (a refusal from deeper inside is
-        // an enum inside its content, read through serde's buffering, which has no places).
+        // whole whose tag (its first entry or item, where serde writes it and a search puts
+        // it) holds the refused word. A refusal from elsewhere is an enum inside its content
+        // (an adjacently tagged variant holding an enum, whose unit variant is a str beside
+        // the tag), read through serde's buffering, which has no places.
         let own_tag = |search: &Search| match search.kind {
             Searching::Leaf => {
                 search.parent_struct.is_some()
@@ -771,8 +773,8 @@ impl State {
             }
             _ => match &search.current.tree {
                 Sample::Map(entries) => entries
-                    .iter()
-                    .any(|(_, v)| matches!(v, Sample::Str(s) if *s == unknown)),
+                    .first()
+                    .is_some_and(|(_, v)| matches!(v, Sample::Str(s) if *s == unknown)),
                 Sample::Array(items) => {
                     matches!(items.first(), Some(Sample::Str(s)) if *s == unknown)
                 }
