@@ -507,7 +507,11 @@ impl Gen<'_> {
                                     f.flatten = false;
                                     f.skip = false;
                                     f.default = false;
-                                    f.alias = None;
+                                    // Inside serde's buffering a field has no place of
+                                    // its own to name.
+                                    if repr != Repr::External {
+                                        f.alias = None;
+                                    }
                                     f
                                 })
                                 .collect(),

@@ -27,7 +27,6 @@ mod state;
 
 pub(crate) use passage::passage;
 
-use aliases::Question;
 use recording::{Recording, ShapeOf, Tracer};
 use state::{Search, Searching, State, TraceFailure, RECURSED};
 
@@ -384,9 +383,9 @@ fn trace_naming<T: Deserialize<'static>>(
             .filter(|(listed, met)| listed.len() > 1 && met.read.is_none_or(|n| n < listed.len()))
             .map(|(listed, met)| (*listed, met.clone()))
             .collect();
-        let mut read_values = false;
+        let mut asked = false;
         let learnt = aliases::learn_all(&unsure, |listed, question| {
-            read_values |= !matches!(question, Question::Count | Question::Field(_));
+            asked = true;
             runs += 1;
             state.begin_run();
             state.exploring = unsure[listed].within.clone();
@@ -397,9 +396,10 @@ fn trace_naming<T: Deserialize<'static>>(
             state.question = None;
             state.answer.take()
         });
-        if !learnt.is_empty() || read_values {
-            // Traced again, every request named by the field it reads (and none by what
-            // the questions read).
+        if asked {
+            // Traced again, every request named by the field it reads, and nothing of the
+            // trace left as the questions' runs left it (where a search stood, what they
+            // read).
             return trace_naming::<T>(samples, Some(learnt)).map(|mut traced| {
                 traced.runs += runs;
                 traced
