@@ -544,22 +544,14 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                 std::process::exit(0);
             }
         };
-        let mut file = match PayloadFile::open(&role.payloads) {
-            Ok(file) => file,
-            Err(e) => {
-                say(&format!("no-payloads\t{}", one_line(&e)));
-                std::process::exit(0);
-            }
-        };
+        // The parent writes this child's payloads to its stdin, from `role.first` on.
+        let stdin = std::io::stdin();
+        let mut payloads = PayloadReader(BufReader::new(stdin.lock()));
         let mut index = role.first;
-        if let Err(e) = file.skip(role.first) {
-            say(&format!("no-payloads\t{}", one_line(&e)));
-            std::process::exit(0);
-        }
         while index < role.end {
             // The child ends when its payloads are decoded: each may as well be `'static`, so
             // that a type that borrows from its input can be decoded from it.
-            let bytes: &'static [u8] = match file.next() {
+            let bytes: &'static [u8] = match payloads.next() {
                 Ok(Some(bytes)) => Box::leak(bytes.into_boxed_slice()),
                 Ok(None) => break,
                 Err(e) => {
@@ -659,7 +651,6 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             Some((_, values)) => values.iter().copied().map(Some).collect(),
         };
         let mut rows: Vec<Option<Row>> = vec![None; payloads.len() * steps.len()];
-        let file = PayloadFile::write(ordinal, &payloads);
         let mut failure = match (&self.sweep, &self.round_trip, &self.limits) {
             (Some(_), _, None) => Some(
                 "a limit sweep needs hardpack as the decoder: only its limits can be swept".into(),
@@ -670,19 +661,10 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             ),
             _ => None,
         };
-        let file = match file {
-            Ok(file) => Some(file),
-            Err(e) => {
-                failure = failure.or(Some(e));
-                None
-            }
-        };
         for (step, value) in steps.iter().enumerate() {
             let rows = &mut rows[step * payloads.len()..(step + 1) * payloads.len()];
-            if let (None, Some(file)) = (&failure, &file) {
-                failure = self
-                    .run_children(ordinal, step, &file.path, &payloads, rows)
-                    .err();
+            if failure.is_none() {
+                failure = self.run_children(ordinal, step, &payloads, rows).err();
             }
             for row in rows.iter_mut().flatten() {
                 row.limit_value = *value;
@@ -800,7 +782,6 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         &self,
         check: usize,
         step: usize,
-        path: &Path,
         payloads: &[Payload],
         rows: &mut [Option<Row>],
     ) -> Result<(), String> {
@@ -829,7 +810,6 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                                 step,
                                 first: next,
                                 end,
-                                payloads: path.to_path_buf(),
                             };
                             next = one_child(this_test, time_limit, &role, payloads, share, first)?;
                         }
@@ -867,9 +847,10 @@ fn one_child(
         .env(CHILD_ENV, role.to_env())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
         .spawn()
         .map_err(|e| format!("could not start the child process: {e}"))?;
+    let stdin = child.stdin.take().ok_or("no child stdin")?;
     let stdout = child.stdout.take().ok_or("no child stdout")?;
     let mut stderr = child.stderr.take().ok_or("no child stderr")?;
     let stderr_reader = std::thread::spawn(move || {
@@ -890,113 +871,128 @@ fn one_child(
             }
         }
     });
-    let mut in_flight: Option<(usize, Instant)> = None;
-    let mut next = first;
-    loop {
-        let wait = match in_flight {
-            Some((_, since)) => time_limit.saturating_sub(since.elapsed()),
-            // Startup (building the payloads, the test harness) gets a generous wait.
-            None => time_limit.max(Duration::from_secs(60)),
-        };
-        match lines.recv_timeout(wait) {
-            Ok(line) => {
-                let fields: Vec<&str> = line.splitn(10, '\t').collect();
-                match fields.as_slice() {
-                    ["no-meter"] => {
-                        let _ = child.wait();
-                        return Err("the test binary's global allocator is not \
-                                hardpack_check::CountingAlloc: add `#[global_allocator] static \
-                                ALLOC: hardpack_check::CountingAlloc = \
-                                hardpack_check::CountingAlloc;` so peak heap can be measured"
-                            .into());
-                    }
-                    ["no-payloads", why] => {
-                        let _ = child.wait();
-                        return Err(format!(
-                            "the child process could not read the payloads: {why}"
-                        ));
-                    }
-                    ["no-sweep"] => {
-                        let _ = child.wait();
-                        return Err("the child found no such sweep step".into());
-                    }
-                    ["more-than-one-check"] => {
-                        let _ = child.wait();
-                        return Err("this test runs more than one check: a check's child \
-                                process runs the test again and cannot get past an earlier \
-                                check; give each check its own #[test]"
-                            .into());
-                    }
-                    ["start", index] => {
-                        in_flight = index.parse().ok().map(|i| (i, Instant::now()));
-                    }
-                    ["done", index, verdict, peak, allocations, micros, charged, offset, message] =>
-                    {
-                        let index: usize = index.parse().map_err(|_| "a bad result line")?;
-                        let outcome = match *verdict {
-                            "accepted" => Outcome::Accepted,
-                            "refused" => Outcome::Refused(message.to_string()),
-                            _ => Outcome::Panicked(message.to_string()),
-                        };
-                        if let (Some(slot), Some(payload)) =
-                            (row_at(share, base, index), payloads.get(index))
-                        {
-                            let mut row = Row::new(index, payload, outcome);
-                            row.peak_heap_bytes = peak.parse().unwrap_or(0);
-                            row.allocations = allocations.parse().unwrap_or(0);
-                            row.time = Duration::from_micros(micros.parse().unwrap_or(0));
-                            row.charged_bytes = charged.parse().ok();
-                            row.refused_at = offset.parse().ok();
-                            *slot = Some(row);
+    let ours = &payloads[first.min(payloads.len())..role.end.min(payloads.len())];
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            // A child that dies or ends closes the pipe: what it did not read is not needed.
+            let _ = write_payloads(&mut std::io::BufWriter::new(stdin), ours);
+        });
+        let follow = || -> Result<usize, String> {
+            let mut in_flight: Option<(usize, Instant)> = None;
+            let mut next = first;
+            loop {
+                let wait = match in_flight {
+                    Some((_, since)) => time_limit.saturating_sub(since.elapsed()),
+                    // Startup (building the payloads, the test harness) gets a generous wait.
+                    None => time_limit.max(Duration::from_secs(60)),
+                };
+                match lines.recv_timeout(wait) {
+                    Ok(line) => {
+                        let fields: Vec<&str> = line.splitn(10, '\t').collect();
+                        match fields.as_slice() {
+                            ["no-meter"] => {
+                                let _ = child.wait();
+                                return Err("the test binary's global allocator is not \
+                                        hardpack_check::CountingAlloc: add `#[global_allocator] static \
+                                        ALLOC: hardpack_check::CountingAlloc = \
+                                        hardpack_check::CountingAlloc;` so peak heap can be measured"
+                                    .into());
+                            }
+                            ["no-payloads", why] => {
+                                let _ = child.wait();
+                                return Err(format!(
+                                    "the child process could not read the payloads: {why}"
+                                ));
+                            }
+                            ["no-sweep"] => {
+                                let _ = child.wait();
+                                return Err("the child found no such sweep step".into());
+                            }
+                            ["more-than-one-check"] => {
+                                let _ = child.wait();
+                                return Err("this test runs more than one check: a check's child \
+                                        process runs the test again and cannot get past an earlier \
+                                        check; give each check its own #[test]"
+                                    .into());
+                            }
+                            ["start", index] => {
+                                in_flight = index.parse().ok().map(|i| (i, Instant::now()));
+                            }
+                            ["done", index, verdict, peak, allocations, micros, charged, offset, message] =>
+                            {
+                                let index: usize =
+                                    index.parse().map_err(|_| "a bad result line")?;
+                                let outcome = match *verdict {
+                                    "accepted" => Outcome::Accepted,
+                                    "refused" => Outcome::Refused(message.to_string()),
+                                    _ => Outcome::Panicked(message.to_string()),
+                                };
+                                if let (Some(slot), Some(payload)) =
+                                    (row_at(share, base, index), payloads.get(index))
+                                {
+                                    let mut row = Row::new(index, payload, outcome);
+                                    row.peak_heap_bytes = peak.parse().unwrap_or(0);
+                                    row.allocations = allocations.parse().unwrap_or(0);
+                                    row.time = Duration::from_micros(micros.parse().unwrap_or(0));
+                                    row.charged_bytes = charged.parse().ok();
+                                    row.refused_at = offset.parse().ok();
+                                    *slot = Some(row);
+                                }
+                                in_flight = None;
+                                next = index + 1;
+                            }
+                            _ => {}
                         }
-                        in_flight = None;
-                        next = index + 1;
                     }
-                    _ => {}
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        let _ = child.kill();
+                        let _ = child.wait();
+                        return match in_flight {
+                            Some((index, since)) => {
+                                if let (Some(slot), Some(payload)) =
+                                    (row_at(share, base, index), payloads.get(index))
+                                {
+                                    let mut row = Row::new(index, payload, Outcome::TimedOut);
+                                    row.time = since.elapsed();
+                                    *slot = Some(row);
+                                }
+                                Ok(index + 1)
+                            }
+                            None => Err("the child process did not start decoding in time".into()),
+                        };
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        let status = child.wait().map_err(|e| e.to_string())?;
+                        let stderr = stderr_reader.join().unwrap_or_default();
+                        return match in_flight {
+                            Some((index, since)) => {
+                                let outcome = died(&stderr, status);
+                                if let (Some(slot), Some(payload)) =
+                                    (row_at(share, base, index), payloads.get(index))
+                                {
+                                    let mut row = Row::new(index, payload, outcome);
+                                    row.time = since.elapsed();
+                                    *slot = Some(row);
+                                }
+                                Ok(index + 1)
+                            }
+                            None if next > first || next >= role.end => Ok(next),
+                            None => Err(format!(
+                                "the child process ended ({status}) before decoding anything: is \
+                                     the check in a #[test] or main that runs it again? {}",
+                                tail(&stderr)
+                            )),
+                        };
+                    }
                 }
             }
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return match in_flight {
-                    Some((index, since)) => {
-                        if let (Some(slot), Some(payload)) =
-                            (row_at(share, base, index), payloads.get(index))
-                        {
-                            let mut row = Row::new(index, payload, Outcome::TimedOut);
-                            row.time = since.elapsed();
-                            *slot = Some(row);
-                        }
-                        Ok(index + 1)
-                    }
-                    None => Err("the child process did not start decoding in time".into()),
-                };
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                let status = child.wait().map_err(|e| e.to_string())?;
-                let stderr = stderr_reader.join().unwrap_or_default();
-                return match in_flight {
-                    Some((index, since)) => {
-                        let outcome = died(&stderr, status);
-                        if let (Some(slot), Some(payload)) =
-                            (row_at(share, base, index), payloads.get(index))
-                        {
-                            let mut row = Row::new(index, payload, outcome);
-                            row.time = since.elapsed();
-                            *slot = Some(row);
-                        }
-                        Ok(index + 1)
-                    }
-                    None if next > first || next >= role.end => Ok(next),
-                    None => Err(format!(
-                        "the child process ended ({status}) before decoding anything: is \
-                             the check in a #[test] or main that runs it again? {}",
-                        tail(&stderr)
-                    )),
-                };
-            }
-        }
-    }
+        };
+        let result = follow();
+        // Every way out of `follow` leaves the child ended, so the writer ends too.
+        let _ = child.kill();
+        let _ = child.wait();
+        result
+    })
 }
 
 /// The slot of payload `index` in a share of the rows that starts at payload `base`.
@@ -1042,19 +1038,12 @@ struct ChildRole {
     first: usize,
     /// The payload it stops before: another child decodes those after it.
     end: usize,
-    /// The file the parent wrote the payloads to.
-    payloads: PathBuf,
 }
 
 impl ChildRole {
-    /// The role as the child's environment carries it (the path last: it may hold `:`).
-    fn to_env(&self) -> std::ffi::OsString {
-        let mut value = std::ffi::OsString::from(format!(
-            "{}:{}:{}:{}:",
-            self.check, self.step, self.first, self.end
-        ));
-        value.push(&self.payloads);
-        value
+    /// The role as the child's environment carries it.
+    fn to_env(&self) -> String {
+        format!("{}:{}:{}:{}", self.check, self.step, self.first, self.end)
     }
 }
 
@@ -1067,7 +1056,7 @@ fn trace_child_of() -> Option<usize> {
 fn child_role() -> Option<ChildRole> {
     let value = std::env::var_os(CHILD_ENV)?;
     let value = value.to_str()?;
-    let mut parts = value.splitn(5, ':');
+    let mut parts = value.split(':');
     let mut number = || parts.next()?.parse().ok();
     let (check, step, first, end) = (number()?, number()?, number()?, number()?);
     Some(ChildRole {
@@ -1075,56 +1064,24 @@ fn child_role() -> Option<ChildRole> {
         step,
         first,
         end,
-        payloads: PathBuf::from(parts.next()?),
     })
 }
 
-/// The payloads of one check, written once by the parent and read by each child: each as its
-/// length (8 bytes, little-endian) and its bytes. Removed when the parent's check ends.
-struct PayloadFile {
-    path: PathBuf,
+/// Writes `payloads` as a child reads them: each as its length (8 bytes, little-endian) and
+/// its bytes. Through a pipe, not a file: a type's attacks with their bodies can come to a
+/// gigabyte, which the parent holds already and a disk may not have free.
+fn write_payloads(out: &mut impl std::io::Write, payloads: &[Payload]) -> std::io::Result<()> {
+    for payload in payloads {
+        out.write_all(&(payload.bytes.len() as u64).to_le_bytes())?;
+        out.write_all(&payload.bytes)?;
+    }
+    out.flush()
 }
 
-impl PayloadFile {
-    fn write(ordinal: usize, payloads: &[Payload]) -> Result<PayloadFile, String> {
-        use std::io::Write;
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let path = std::env::temp_dir().join(format!(
-            "hardpack-check-{}-{ordinal}-{nanos}.payloads",
-            std::process::id()
-        ));
-        let file = PayloadFile { path };
-        let written = std::fs::File::create(&file.path).and_then(|f| {
-            let mut out = std::io::BufWriter::new(f);
-            for payload in payloads {
-                out.write_all(&(payload.bytes.len() as u64).to_le_bytes())?;
-                out.write_all(&payload.bytes)?;
-            }
-            out.flush()
-        });
-        written.map_err(|e| format!("writing the payloads to {}: {e}", file.path.display()))?;
-        Ok(file)
-    }
+/// A child's reading of its payloads, one at a time, as [`write_payloads`] wrote them.
+struct PayloadReader<R>(R);
 
-    fn open(path: &Path) -> Result<PayloadReader, String> {
-        std::fs::File::open(path)
-            .map(|f| PayloadReader(std::io::BufReader::new(f)))
-            .map_err(|e| format!("{}: {e}", path.display()))
-    }
-}
-
-impl Drop for PayloadFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
-
-/// A child's reading of the payload file, one payload at a time.
-struct PayloadReader(std::io::BufReader<std::fs::File>);
-
-impl PayloadReader {
+impl<R: Read> PayloadReader<R> {
     /// The next payload's length; `None` at the end of the file.
     fn length(&mut self) -> Result<Option<u64>, String> {
         let mut length = [0u8; 8];
@@ -1133,18 +1090,6 @@ impl PayloadReader {
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
             Err(e) => Err(e.to_string()),
         }
-    }
-
-    /// Passes over the first `count` payloads.
-    fn skip(&mut self, count: usize) -> Result<(), String> {
-        for _ in 0..count {
-            let length = self
-                .length()?
-                .ok_or("fewer payloads than the parent wrote")?;
-            let length = i64::try_from(length).map_err(|e| e.to_string())?;
-            self.0.seek_relative(length).map_err(|e| e.to_string())?;
-        }
-        Ok(())
     }
 
     /// The next payload; `None` after the last.
@@ -1160,7 +1105,7 @@ impl PayloadReader {
             .map_err(|e| e.to_string())?;
         if bytes.len() as u64 != length {
             return Err(format!(
-                "a payload of {length} bytes is cut short after {} in the payload file",
+                "a payload of {length} bytes is cut short after {}",
                 bytes.len()
             ));
         }
@@ -1260,42 +1205,26 @@ fn read_payloads(path: &Path) -> Result<Vec<Payload>, String> {
 mod tests {
     use super::*;
 
-    fn reader(bytes: &[u8]) -> (PayloadReader, PathBuf) {
-        let path = std::env::temp_dir().join(format!(
-            "hardpack-check-test-{}-{}.payloads",
-            std::process::id(),
-            bytes.len()
-        ));
-        std::fs::write(&path, bytes).unwrap();
-        (PayloadFile::open(&path).unwrap(), path)
-    }
-
     #[test]
-    fn the_payload_file_gives_back_what_was_written_from_any_first_payload() {
+    fn the_payloads_read_back_as_written() {
         let payloads: Vec<Payload> = [&b""[..], b"\x91\xc0", b"abc"]
             .iter()
             .enumerate()
             .map(|(i, b)| Payload::new(format!("p{i}"), "", b.to_vec()))
             .collect();
-        let file = PayloadFile::write(usize::MAX, &payloads).unwrap();
-        let mut all = PayloadFile::open(&file.path).unwrap();
+        let mut written = Vec::new();
+        write_payloads(&mut written, &payloads).unwrap();
+        let mut all = PayloadReader(&written[..]);
         assert_eq!(all.next(), Ok(Some(Vec::new())));
         assert_eq!(all.next(), Ok(Some(vec![0x91, 0xc0])));
         assert_eq!(all.next(), Ok(Some(b"abc".to_vec())));
         assert_eq!(all.next(), Ok(None));
-        let mut from_third = PayloadFile::open(&file.path).unwrap();
-        from_third.skip(2).unwrap();
-        assert_eq!(from_third.next(), Ok(Some(b"abc".to_vec())));
-        let path = file.path.clone();
-        drop(file);
-        assert!(!path.exists(), "the file outlived its check");
     }
 
     #[test]
     fn a_damaged_length_is_an_error_not_a_reservation() {
-        let (mut damaged, path) = reader(&[&u64::MAX.to_le_bytes()[..], b"abc"].concat());
-        let err = damaged.next().unwrap_err();
+        let bytes = [&u64::MAX.to_le_bytes()[..], b"abc"].concat();
+        let err = PayloadReader(&bytes[..]).next().unwrap_err();
         assert!(err.contains("cut short after 3"), "{err}");
-        std::fs::remove_file(path).unwrap();
     }
 }
