@@ -46,11 +46,15 @@ impl Candidate {
     }
 
     /// Whether this candidate is only another guess at what `accepted` already found: it
-    /// left `accepted`'s lineage at a refinement that was not a choice of variant.
+    /// left `accepted`'s lineage at a refinement that was not a choice of variant, and
+    /// `accepted` chose no variant after it. (A value accepted once it chose another variant,
+    /// an outer tag say, found that variant: what this candidate was mending may be another.)
     pub(crate) fn superseded_by(&self, accepted: &Candidate) -> bool {
-        for (mine, theirs) in self.lineage.iter().zip(&accepted.lineage) {
+        for (at, (mine, theirs)) in self.lineage.iter().zip(&accepted.lineage).enumerate() {
             if mine != theirs {
-                return mine.refinement == theirs.refinement && !mine.variant;
+                return mine.refinement == theirs.refinement
+                    && !mine.variant
+                    && !accepted.lineage[at + 1..].iter().any(|b| b.variant);
             }
         }
         false
@@ -215,6 +219,16 @@ pub(crate) fn refine(refused: &Candidate, message: &str) -> Vec<Candidate> {
             .filter_map(|path| without_entry(refused, path))
             .collect();
     }
+    if message.contains("did not match any variant of untagged enum") {
+        // It says nothing of what it wants: the node changed last gets one value of each
+        // kind, each a guess at one of its variants.
+        if let Some(path) = refused.recent.last() {
+            for probe in probes() {
+                out.extend(refused.with(path, probe));
+            }
+        }
+        return out;
+    }
     let expected = message
         .split_once(", expected ")
         .map_or(message, |(_, e)| e)
@@ -377,7 +391,11 @@ pub(crate) fn quoted_list(text: &str) -> Vec<String> {
 /// The numbers of `text`, in order, each once.
 fn numbers(text: &str) -> Vec<usize> {
     let mut out = Vec::new();
-    for word in text.split(|c: char| !c.is_ascii_digit()) {
+    // Whole words only: the digits of a name (`T3E1V1`, `u8`, `Sha256`) are no count.
+    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        if !word.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
         if let Ok(n) = word.parse::<usize>() {
             if !out.contains(&n) {
                 out.push(n);
@@ -467,6 +485,49 @@ fn for_expectation(expected: &str) -> Vec<Sample> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_untagged_refusal_gets_every_kind_at_the_node_changed_last() {
+        let mut c = Candidate::new(Sample::Map(vec![(Sample::Str("c".into()), Sample::Nil)]));
+        c.recent.push(vec![1]);
+        let next = refine(
+            &c,
+            "data did not match any variant of untagged enum Content",
+        );
+        let tried: Vec<&Sample> = next
+            .iter()
+            .map(|c| match &c.tree {
+                Sample::Map(entries) => &entries[0].1,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert!(tried.contains(&&Sample::Bool(false)), "{tried:?}");
+        assert!(tried.contains(&&Sample::Map(Vec::new())), "{tried:?}");
+        assert_eq!(tried.len(), 8, "{tried:?}");
+    }
+
+    #[test]
+    fn the_digits_of_a_name_are_no_count() {
+        assert_eq!(
+            numbers("tuple variant T3E1::T3E1V1 with 2 elements"),
+            [2],
+            "a length in a message naming a type with digits"
+        );
+        assert_eq!(numbers("a string of 16-64 bytes, not u8"), [16, 64]);
+        let c = Candidate::new(Sample::Array(Vec::new()));
+        let next = refine(
+            &c,
+            "invalid length 0, expected tuple variant T3E1::T3E1V1 with 2 elements",
+        );
+        let lengths: Vec<usize> = next
+            .iter()
+            .map(|c| match &c.tree {
+                Sample::Array(items) => items.len(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(lengths, [2]);
+    }
 
     #[test]
     fn a_missing_field_is_added_to_the_map_changed_last() {

@@ -630,3 +630,48 @@ fn an_enum_inside_an_adjacently_tagged_variant_does_not_lend_it_variants() {
     );
     assert!(report.is_hardened(), "{}", report.text());
 }
+
+/// An adjacently tagged variant holding an internally tagged enum: the inner enum's tag is an
+/// entry of a map inside the content.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t", content = "c")]
+enum HoldsTagged {
+    Empty,
+    Holds(TaggedInside, String),
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t")]
+enum TaggedInside {
+    First,
+    Second,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct HoldsTaggedField {
+    e: HoldsTagged,
+}
+
+#[test]
+fn an_internally_tagged_enum_inside_adjacently_tagged_content_is_built() {
+    let report = check::<HoldsTagged>().run();
+    assert!(report.is_hardened(), "{}", report.text());
+}
+
+#[test]
+fn an_internally_tagged_enum_inside_adjacently_tagged_content_of_a_field_is_built() {
+    let report = check::<HoldsTaggedField>().run();
+    assert!(report.is_hardened(), "{}", report.text());
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+enum HoldsTaggedInVariant {
+    Nothing,
+    Pair(HoldsTagged, u8),
+}
+
+#[test]
+fn an_internally_tagged_enum_inside_adjacently_tagged_content_of_a_variant_is_built() {
+    let report = check::<HoldsTaggedInVariant>().run();
+    assert!(report.is_hardened(), "{}", report.text());
+}

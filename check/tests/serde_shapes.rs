@@ -176,7 +176,9 @@ fn internally_and_adjacently_tagged_enums_get_a_sample_for_every_variant() {
             r#"{"type": "Data", "id": 0, "body": ""}"#,
             r#"{"type": "Batch", "items": []}"#,
             // An empty sequence is filled once, so an attack on its element reaches one.
-            r#"{"type": "Batch", "items": [0]}"#
+            r#"{"type": "Batch", "items": [0]}"#,
+            // serde takes a variant's index for its tag too: a form an attacker can send.
+            r#"{"type": 0}"#
         ]
     );
     assert_eq!(
