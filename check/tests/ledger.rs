@@ -11,7 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 static ALLOC: CountingAlloc = CountingAlloc;
 
 /// Accepts only ids of one form, which the tracer cannot guess.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]
 struct Id(String);
 
 impl<'de> Deserialize<'de> for Id {
@@ -674,4 +674,25 @@ enum HoldsTaggedInVariant {
 fn an_internally_tagged_enum_inside_adjacently_tagged_content_of_a_variant_is_built() {
     let report = check::<HoldsTaggedInVariant>().run();
     assert!(report.is_hardened(), "{}", report.text());
+}
+
+/// An adjacently tagged variant holding a map keyed by ids that validate: an empty map is
+/// accepted, which builds the variant but not its keys.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t", content = "c")]
+enum Directory {
+    Empty,
+    Members(BTreeMap<Id, u8>),
+    Names(Vec<String>),
+}
+
+#[test]
+fn a_tagged_variant_accepted_only_with_its_collections_empty_is_seen_in_part() {
+    let report = check::<Directory>().run();
+    assert_eq!(
+        open_places(&report),
+        BTreeMap::from([("Directory::Members".to_string(), "seen-in-part")]),
+        "{}",
+        report.text()
+    );
 }

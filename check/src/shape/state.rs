@@ -274,6 +274,9 @@ pub(super) struct Request {
     pub(super) variant: bool,
     /// Read with `deserialize_ignored_any`: whatever it holds is skipped unseen.
     pub(super) ignored: bool,
+    /// A variant named by its tag that was accepted only with every collection inside it
+    /// empty: what those collections hold was never built.
+    pub(super) emptied: bool,
 }
 
 /// What the trace knows of a struct it met.
@@ -612,10 +615,19 @@ impl State {
                     .tree
                     .paths()
                     .into_iter()
-                    .filter(|p| matches!(found.tree.at(p), Some(Sample::Array(items)) if items.is_empty()))
-                    .filter_map(|p| {
+                    .filter_map(|p| match found.tree.at(&p) {
+                        Some(Sample::Array(items)) if items.is_empty() => {
+                            Some((p, Sample::Array(vec![Sample::Nil])))
+                        }
+                        Some(Sample::Map(entries)) if entries.is_empty() => Some((
+                            p,
+                            Sample::Map(vec![(Sample::Str(String::new()), Sample::Nil)]),
+                        )),
+                        _ => None,
+                    })
+                    .filter_map(|(p, one)| {
                         let mut c = found.clone();
-                        *c.tree.at_mut(&p)? = Sample::Array(vec![Sample::Nil]);
+                        *c.tree.at_mut(&p)? = one;
                         let mut element = p.clone();
                         element.push(0);
                         c.recent.push(element);
@@ -858,6 +870,13 @@ impl State {
                             visitor of every kind): it accepts any document, its inside unseen"
                             .into()
                     })
+                } else if request.emptied {
+                    NodeTrace::SeenInPart(
+                        "read through serde's buffering, it was accepted only with every \
+                            collection inside it empty: no element tried there was accepted, so \
+                            what they hold was never built"
+                            .into(),
+                    )
                 } else if let Some(said) = self.gaps.get(key) {
                     NodeTrace::SeenInPart(format!(
                         "it refuses without saying what it wants ({said}): its variants that \
@@ -912,8 +931,22 @@ impl State {
                 }
                 _ => false,
             };
-            if search.accepted.iter().any(names_it) {
-                request.built = true;
+            // Built when a value with its tag and its collections holding something was
+            // accepted: a variant accepted only with its collections empty never had their
+            // elements built (a key that validates, say).
+            let holds_empty = |sample: &Sample| {
+                sample.paths().iter().any(|p| {
+                    matches!(sample.at(p), Some(Sample::Array(a)) if a.is_empty())
+                        || matches!(sample.at(p), Some(Sample::Map(m)) if m.is_empty())
+                })
+            };
+            let mut naming = search.accepted.iter().filter(|s| names_it(s)).peekable();
+            if naming.peek().is_some() {
+                if naming.any(|s| !holds_empty(s)) {
+                    request.built = true;
+                } else {
+                    request.emptied = true;
+                }
             }
         }
     }
