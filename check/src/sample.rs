@@ -458,8 +458,10 @@ impl<E: de::Error> de::Deserializer<'static> for SampleDeserializer<'_, E> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, E> {
+        // A unit variant by its name only: a variant's index as an integer is no enum to
+        // hardpack, so a sample that used one would be refused before anything it holds.
         match self.sample {
-            Sample::Str(_) | Sample::Int(_) => visitor.visit_enum(Tagged::<E> {
+            Sample::Str(_) => visitor.visit_enum(Tagged::<E> {
                 tag: self.sample,
                 content: None,
                 error: std::marker::PhantomData,

@@ -46,18 +46,28 @@ impl Candidate {
     }
 
     /// Whether this candidate is only another guess at what `accepted` already found: it
-    /// left `accepted`'s lineage at a refinement that was not a choice of variant, and
-    /// `accepted` chose no variant after it. (A value accepted once it chose another variant,
-    /// an outer tag say, found that variant: what this candidate was mending may be another.)
+    /// left `accepted`'s lineage at a refinement that was not a choice of variant, and neither
+    /// chose a variant after it. (One that chose a variant since may be after a variant the
+    /// accepted value does not hold: an outer tag, or the next variant of the enum it mends.)
     pub(crate) fn superseded_by(&self, accepted: &Candidate) -> bool {
         for (at, (mine, theirs)) in self.lineage.iter().zip(&accepted.lineage).enumerate() {
             if mine != theirs {
                 return mine.refinement == theirs.refinement
-                    && !mine.variant
+                    && !self.lineage[at..].iter().any(|b| b.variant)
                     && !accepted.lineage[at + 1..].iter().any(|b| b.variant);
             }
         }
         false
+    }
+
+    /// How far this candidate follows `other`'s lineage before they part: the candidates
+    /// that part from an accepted value earliest (another outer variant) are tried first.
+    pub(crate) fn shared_lineage(&self, other: &Candidate) -> usize {
+        self.lineage
+            .iter()
+            .zip(&other.lineage)
+            .take_while(|(a, b)| a == b)
+            .count()
     }
 
     /// The candidate with the node at `path` replaced by `node`, now the most recent change.

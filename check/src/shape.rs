@@ -348,6 +348,10 @@ fn trace_naming<T: Deserialize<'static>>(
             state.panicked();
             Err(TraceFailure(format!("panicked: {message}")))
         });
+        if std::env::var_os("HP_DEBUG").is_some() {
+            let searching: Vec<String> = state.searches.iter().filter(|(_, s)| s.sampling).map(|(k, s)| format!("{k}={:?}", s.current.tree)).collect();
+            eprintln!("run {runs}: {:?} | {searching:?} read={:?}", result.as_ref().err().map(|e| &e.0), state.read);
+        }
         let changed = match result {
             Ok(_) => {
                 root = shape.0;

@@ -31,7 +31,10 @@ fn a_document_that_makes_the_type_read_itself_forever_is_found() {
         .map(|(row, _)| row.id.clone())
         .collect();
     assert!(
-        overflowed.iter().any(|id| id.starts_with("Step@1.next")),
+        // The sample of `Chained`, whichever number the search gave it.
+        overflowed
+            .iter()
+            .any(|id| id.starts_with("Step@") && id.contains(".next.")),
         "{}",
         report.text()
     );

@@ -73,8 +73,10 @@ pub(super) fn generic_arguments(visitor: &str) -> String {
 
 /// How many values a place that searches may try.
 pub(super) const MAX_TRIES: usize = 400;
-/// How many accepted values a place that searches keeps (one per variant, mostly).
-pub(super) const MAX_ACCEPTED: usize = 12;
+/// How many accepted values that name nothing new (no tag or key the others did not) a
+/// place that searches goes on after. One that names a new variant always counts: a search
+/// deep in one variant's content must still get to the variants after it.
+pub(super) const MAX_REPEATS: usize = 12;
 
 /// What a place that searches for a value it accepts is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +118,8 @@ pub(super) struct Search {
     /// For a place read with `deserialize_any`: whether serde's own buffering read it (an
     /// untagged or internally tagged enum, a flattened field), not a type's own visitor.
     pub(super) buffered: bool,
+    /// Accepted values that named no word the earlier ones did not ([`MAX_REPEATS`]).
+    pub(super) repeats: usize,
 }
 
 impl Search {
@@ -158,6 +162,7 @@ impl Search {
             parent_struct: None,
             panicked: Vec::new(),
             buffered: false,
+            repeats: 0,
         }
     }
 
@@ -218,6 +223,23 @@ impl Search {
         // it accepts, and the refusal of a further guess blames nothing else.
         !self.accepted.is_empty()
     }
+}
+
+/// The strs a value holds, keys and values: the tags and names it chose.
+fn words(sample: &Sample) -> BTreeSet<&str> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec![sample];
+    while let Some(node) = stack.pop() {
+        match node {
+            Sample::Str(s) => {
+                out.insert(s.as_str());
+            }
+            Sample::Array(items) => stack.extend(items),
+            Sample::Map(entries) => stack.extend(entries.iter().flat_map(|(k, v)| [k, v])),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// What the trace knows of one variant.
@@ -601,6 +623,10 @@ impl State {
                 search.settled = true;
                 continue;
             }
+            let known: BTreeSet<&str> = search.accepted.iter().flat_map(words).collect();
+            if !words(&value).iter().any(|w| !known.contains(w)) {
+                search.repeats += 1;
+            }
             if !search.accepted.contains(&value) {
                 search.accepted.push(value);
             }
@@ -609,6 +635,12 @@ impl State {
             // element is, the refusals tell), so that attacks on an element reach one.
             let found = search.current.clone();
             search.stack.retain(|c| !c.superseded_by(&found));
+            // Breadth over the variants: what parts from the value found earliest (another
+            // variant of an outer enum) goes on top, so that a search deep in one variant's
+            // content does not spend its tries before the variants after it are built.
+            search
+                .stack
+                .sort_by_key(|c| std::cmp::Reverse(c.shared_lineage(&found)));
             let explores = search.kind != Searching::Leaf;
             if explores {
                 let filled: Vec<Candidate> = found
@@ -637,7 +669,7 @@ impl State {
                     .collect();
                 search.push_refined(filled);
             }
-            if explores && search.accepted.len() < MAX_ACCEPTED && search.next() {
+            if explores && search.repeats < MAX_REPEATS && search.next() {
                 more = true;
             } else {
                 search.settle();
