@@ -188,10 +188,20 @@ impl Sample {
     /// The words that could be a tagged enum's variant in this value: its map's str values
     /// (an internally or adjacently tagged enum's tag), or a sequence's first str (an
     /// adjacently tagged enum read as a sequence).
-    pub(crate) fn named_variants(&self) -> Vec<&str> {
+    /// Of a map, only the entries under a key a tag was found under (`tag_keys`), or under
+    /// index 0, which serde's adjacently tagged enum reads as its tag.
+    pub(crate) fn named_variants(
+        &self,
+        tag_keys: &std::collections::BTreeSet<String>,
+    ) -> Vec<&str> {
         match self {
             Sample::Map(entries) => entries
                 .iter()
+                .filter(|(k, _)| match k {
+                    Sample::Str(k) => tag_keys.contains(k),
+                    Sample::Int(0) => true,
+                    _ => false,
+                })
                 .filter_map(|(_, v)| match v {
                     Sample::Str(s) => Some(s.as_str()),
                     _ => None,
@@ -625,5 +635,28 @@ impl fmt::Display for Sample {
                 f.write_str("}")
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_an_entry_under_a_tag_key_names_a_variant() {
+        // A key the search added holds a variant's name; the tag under `t` holds another.
+        let sample = Sample::Map(vec![
+            (
+                Sample::Str("hardpack-check-unknown".into()),
+                Sample::Str("Data".into()),
+            ),
+            (Sample::Str("c".into()), Sample::Nil),
+            (Sample::Str("t".into()), Sample::Str("Ping".into())),
+        ]);
+        let tags = std::collections::BTreeSet::from(["t".to_string()]);
+        assert_eq!(sample.named_variants(&tags), ["Ping"]);
+        // Index 0 is the tag of an adjacently tagged enum read as a map.
+        let by_index = Sample::Map(vec![(Sample::Int(0), Sample::Str("Data".into()))]);
+        assert_eq!(by_index.named_variants(&tags), ["Data"]);
     }
 }

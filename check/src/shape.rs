@@ -239,6 +239,9 @@ pub(crate) struct Names {
     /// sorted, so a field may come after its own alias), the field each listed name reads,
     /// by the name serde refuses it by when it is given twice.
     pub(crate) aliases: Aliases,
+    /// The keys a tagged enum's tag was found under: a map's entry under another key that
+    /// holds a variant's name (an unknown key the search added) names no variant.
+    pub(crate) tag_keys: std::collections::BTreeSet<String>,
 }
 
 /// What serde lists for a struct with aliases: the field each listed name reads.
@@ -348,10 +351,6 @@ fn trace_naming<T: Deserialize<'static>>(
             state.panicked();
             Err(TraceFailure(format!("panicked: {message}")))
         });
-        if std::env::var_os("HP_DEBUG").is_some() {
-            let searching: Vec<String> = state.searches.iter().filter(|(_, s)| s.sampling).map(|(k, s)| format!("{k}={:?}", s.current.tree)).collect();
-            eprintln!("run {runs}: {:?} | {searching:?} read={:?}", result.as_ref().err().map(|e| &e.0), state.read);
-        }
         let changed = match result {
             Ok(_) => {
                 root = shape.0;

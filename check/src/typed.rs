@@ -388,7 +388,7 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
                     let mut sample_keys = vec![place.key.clone()];
                     sample_keys.extend(
                         sample
-                            .named_variants()
+                            .named_variants(&traced.names.tag_keys)
                             .into_iter()
                             .map(|v| format!("{}::{v}", place.key)),
                     );

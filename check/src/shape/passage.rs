@@ -122,7 +122,7 @@ impl<'a, 'p> Passage<'a, 'p> {
     /// A value read whole (through serde's buffering, or a struct the trace handed samples):
     /// its place, and each word that may be a tag naming a variant of `enum_key`.
     fn whole<V: Visitor<'static>>(self, enum_key: &str, visitor: V) -> Result<V::Value, Refused> {
-        for word in self.sample.named_variants() {
+        for word in self.sample.named_variants(&self.names.tag_keys) {
             self.passed.push(format!("{TAG}{enum_key}::{word}"));
         }
         self.plain(visitor)

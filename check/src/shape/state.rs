@@ -376,6 +376,8 @@ pub(super) struct State {
     /// The field each listed name reads, of the structs with aliases a trace before this
     /// one learnt.
     pub(super) aliases: super::Aliases,
+    /// The keys tags were found under ([`super::Names::tag_keys`]).
+    pub(super) tag_keys: BTreeSet<String>,
     /// Every struct met, by the names serde lists for it.
     pub(super) structs: BTreeMap<&'static [&'static str], StructMet>,
     /// The question this run puts to the struct it names, where it meets it first; and the
@@ -391,6 +393,7 @@ impl State {
             identities: self.identities.clone(),
             sampled_structs: self.sampled_structs.keys().cloned().collect(),
             aliases: self.aliases.clone(),
+            tag_keys: self.tag_keys.clone(),
         }
     }
 
@@ -833,6 +836,11 @@ impl State {
         else {
             return;
         };
+        if let Some(Sample::Map(entries)) = self.searches.get(key).map(|s| &s.current.tree) {
+            if let Some((Sample::Str(tag), _)) = entries.first() {
+                self.tag_keys.insert(tag.clone());
+            }
+        }
         // A tag read inside a struct (an adjacently tagged enum, which serde reads as a
         // struct of its name) names that enum's variants, keyed by its name as an externally
         // tagged enum's are; a tag read through serde's buffering names the variants of the
@@ -954,15 +962,8 @@ impl State {
             let Some(search) = search else {
                 continue;
             };
-            let names_it = |sample: &Sample| match sample {
-                Sample::Map(entries) => entries
-                    .iter()
-                    .any(|(_, v)| matches!(v, Sample::Str(s) if s == variant)),
-                Sample::Array(items) => {
-                    matches!(items.first(), Some(Sample::Str(s)) if s == variant)
-                }
-                _ => false,
-            };
+            let tag_keys = &self.tag_keys;
+            let names_it = |sample: &Sample| sample.named_variants(tag_keys).contains(&variant);
             // Built when a value with its tag and its collections holding something was
             // accepted: a variant accepted only with its collections empty never had their
             // elements built (a key that validates, say).
@@ -1002,6 +1003,7 @@ impl State {
         if search.sampling || names.is_empty() {
             return false;
         }
+        self.tag_keys.insert(field.to_string());
         // The struct is an adjacently tagged enum, read whole from here on.
         if let Some((scope, _)) = tag_key.rsplit_once('.') {
             self.sampled_structs
