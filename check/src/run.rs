@@ -36,6 +36,8 @@ use crate::typed::{generate, Generated};
 const CHILD_ENV: &str = "HARDPACK_CHECK_CHILD";
 /// In a child that traces the type first, the ordinal of the check whose type it traces.
 const TRACE_CHILD_ENV: &str = "HARDPACK_CHECK_TRACE_CHILD";
+/// Set in a trace child that traces without filling nils (see [`crate::shape::filling_nils`]).
+const TRACE_PLAIN_ENV: &str = "HARDPACK_CHECK_TRACE_PLAIN";
 /// What a child's result lines start with (the rest of its standard output is libtest's).
 const LINE_PREFIX: &str = "hardpack-check\t";
 
@@ -388,7 +390,10 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         if let Some(traced) = trace_child_of() {
             if traced == ordinal {
                 // Only the trace runs the type's `Deserialize`; the payloads are the parent's.
-                let _ = crate::shape::trace_with::<T>(&self.sample_values());
+                let fill = std::env::var_os(TRACE_PLAIN_ENV).is_none();
+                let _ = crate::shape::filling_nils(fill, || {
+                    crate::shape::trace_with::<T>(&self.sample_values())
+                });
                 child_says("traced");
             } else {
                 child_says("more-than-one-check");
@@ -406,9 +411,14 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             Some(_) => Report::skipped(self.type_name),
             None => {
                 let started = Instant::now();
-                let mut generated = match self.trace_kills_a_child(ordinal) {
-                    Some(death) => self.untraced(&death),
+                // A value handed where nil was accepted (an `Option`'s inside) can send a
+                // type reading itself forever; traced without, such a type is still traced.
+                let mut generated = match self.trace_kills_a_child(ordinal, true) {
                     None => self.load(),
+                    Some(death) => match self.trace_kills_a_child(ordinal, false) {
+                        None => crate::shape::filling_nils(false, || self.load()),
+                        Some(_) => self.untraced(&death),
+                    },
                 };
                 let sample_errors = self.add_samples(&mut generated.payloads);
                 let mut report = self.run_as_parent(ordinal, generated, sample_errors);
@@ -432,13 +442,15 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     /// (a newtype holding `Option<Box<Self>>` read through serde's buffer recurses without
     /// consuming anything) and take the process down with a stack overflow, which must not be
     /// the test's. How the child died, when it did.
-    fn trace_kills_a_child(&self, ordinal: usize) -> Option<String> {
+    fn trace_kills_a_child(&self, ordinal: usize, fill_nils: bool) -> Option<String> {
         if !matches!(self.source, Source::Generated) {
             return None;
         }
-        let out = self_command()
-            .ok()?
-            .command()
+        let mut command = self_command().ok()?.command();
+        if !fill_nils {
+            command.env(TRACE_PLAIN_ENV, "1");
+        }
+        let out = command
             .env(TRACE_CHILD_ENV, ordinal.to_string())
             .stdin(Stdio::null())
             .output()

@@ -306,6 +306,26 @@ pub fn trace_with<T: Deserialize<'static>>(samples: &[Sample]) -> Result<Traced,
     trace_naming::<T>(samples, None)
 }
 
+thread_local! {
+    /// Whether the search hands a value where a value it accepted holds nil (an `Option`
+    /// left `None`, whose inside is otherwise never built). Off for a type that a value there
+    /// sends reading itself forever, inside serde's buffering (see [`crate::Check::run`]).
+    static FILLS_NILS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Runs `f` with the search filling nils or not.
+pub(crate) fn filling_nils<R>(fill: bool, f: impl FnOnce() -> R) -> R {
+    let before = FILLS_NILS.with(|c| c.replace(fill));
+    let result = f();
+    FILLS_NILS.with(|c| c.set(before));
+    result
+}
+
+/// Whether this thread's search fills nils.
+pub(crate) fn fills_nils() -> bool {
+    FILLS_NILS.with(std::cell::Cell::get)
+}
+
 /// [`trace_with`], naming the fields of each struct with aliases by what each listed name
 /// reads: as `aliases` says, or (`None`) as the trace learns from the struct itself, tracing
 /// again with what it learnt.

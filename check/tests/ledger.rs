@@ -696,3 +696,23 @@ fn a_tagged_variant_accepted_only_with_its_collections_empty_is_seen_in_part() {
         report.text()
     );
 }
+
+/// An adjacently tagged variant holding an `Option` of ids that validate: accepted with the
+/// option `None`, which builds the variant but not the id.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t", content = "c")]
+enum Request {
+    Ping,
+    Join(Option<Id>, u8),
+}
+
+#[test]
+fn a_tagged_variant_accepted_only_with_an_option_none_is_seen_in_part() {
+    let report = check::<Request>().run();
+    assert_eq!(
+        open_places(&report),
+        BTreeMap::from([("Request::Join".to_string(), "seen-in-part")]),
+        "{}",
+        report.text()
+    );
+}

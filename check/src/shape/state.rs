@@ -225,6 +225,14 @@ impl Search {
     }
 }
 
+/// Whether the node at `path` is a map's key.
+fn is_key(sample: &Sample, path: &[usize]) -> bool {
+    match path.split_last() {
+        Some((last, parent)) => last % 2 == 0 && matches!(sample.at(parent), Some(Sample::Map(_))),
+        None => false,
+    }
+}
+
 /// The strs a value holds, keys and values: the tags and names it chose.
 fn words(sample: &Sample) -> BTreeSet<&str> {
     let mut out = BTreeSet::new();
@@ -296,8 +304,8 @@ pub(super) struct Request {
     pub(super) variant: bool,
     /// Read with `deserialize_ignored_any`: whatever it holds is skipped unseen.
     pub(super) ignored: bool,
-    /// A variant named by its tag that was accepted only with every collection inside it
-    /// empty: what those collections hold was never built.
+    /// A variant named by its tag that was accepted only with a collection inside it empty
+    /// or a nil (an `Option` left `None`): what those hold was never built.
     pub(super) emptied: bool,
 }
 
@@ -626,8 +634,12 @@ impl State {
                 search.settled = true;
                 continue;
             }
+            // New: a word (a tag, a key) or a kind of value (one of `deserialize_any`'s
+            // probes) no value accepted before had.
             let known: BTreeSet<&str> = search.accepted.iter().flat_map(words).collect();
-            if !words(&value).iter().any(|w| !known.contains(w)) {
+            let new_kind = !search.accepted.iter().any(|a| a.kind() == value.kind());
+            let repeat = !new_kind && !words(&value).iter().any(|w| !known.contains(w));
+            if repeat {
                 search.repeats += 1;
             }
             if !search.accepted.contains(&value) {
@@ -645,7 +657,13 @@ impl State {
                 .stack
                 .sort_by_key(|c| std::cmp::Reverse(c.shared_lineage(&found)));
             let explores = search.kind != Searching::Leaf;
-            if explores {
+            // Nils only in a value naming a tagged variant: what the ledger's line for that
+            // variant needs built (an `Option` left `None` in an untagged value says nothing).
+            let fill_nils =
+                super::fills_nils() && !found.tree.named_variants(&self.tag_keys).is_empty();
+            // Not from a repeat: a value that accepts anything (an unknown key's) would be
+            // filled without end.
+            if explores && !repeat {
                 let filled: Vec<Candidate> = found
                     .tree
                     .paths()
@@ -658,6 +676,11 @@ impl State {
                             p,
                             Sample::Map(vec![(Sample::Str(String::new()), Sample::Nil)]),
                         )),
+                        // A nil that may be an `Option` left empty: handed a value, its
+                        // refusals say which (a number, which ends a value that takes any).
+                        Some(Sample::Nil) if fill_nils && !is_key(&found.tree, &p) => {
+                            Some((p, Sample::Int(0)))
+                        }
                         _ => None,
                     })
                     .filter_map(|(p, one)| {
@@ -912,9 +935,9 @@ impl State {
                     })
                 } else if request.emptied {
                     NodeTrace::SeenInPart(
-                        "read through serde's buffering, it was accepted only with every \
-                            collection inside it empty: no element tried there was accepted, so \
-                            what they hold was never built"
+                        "read through serde's buffering, it was accepted only with a \
+                            collection inside it empty or an option none: no value tried there \
+                            was accepted, so what it holds was never built"
                             .into(),
                     )
                 } else if let Some(said) = self.gaps.get(key) {
@@ -968,9 +991,11 @@ impl State {
             // accepted: a variant accepted only with its collections empty never had their
             // elements built (a key that validates, say).
             let holds_empty = |sample: &Sample| {
-                sample.paths().iter().any(|p| {
-                    matches!(sample.at(p), Some(Sample::Array(a)) if a.is_empty())
-                        || matches!(sample.at(p), Some(Sample::Map(m)) if m.is_empty())
+                sample.paths().iter().any(|p| match sample.at(p) {
+                    Some(Sample::Array(a)) => a.is_empty(),
+                    Some(Sample::Map(m)) => m.is_empty(),
+                    Some(Sample::Nil) => !is_key(sample, p),
+                    _ => false,
                 })
             };
             let mut naming = search.accepted.iter().filter(|s| names_it(s)).peekable();
