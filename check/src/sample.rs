@@ -378,6 +378,32 @@ pub(crate) fn intern_bytes(data: &[u8]) -> &'static [u8] {
     leaked
 }
 
+thread_local! {
+    /// While a trace run logs them ([`log_enums`]): each enum a sample was read as, with its
+    /// variants and the one the sample named.
+    static ENUMS_READ: std::cell::RefCell<Option<Vec<EnumRead>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// An enum a sample was read as: inside serde's buffering (an adjacently tagged variant's
+/// content) the only sign that it was there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct EnumRead {
+    pub(crate) name: &'static str,
+    pub(crate) variants: &'static [&'static str],
+    pub(crate) chosen: String,
+}
+
+/// Runs `f`, returning what it returned and the enums samples were read as meanwhile.
+pub(crate) fn log_enums<R>(f: impl FnOnce() -> R) -> (R, Vec<EnumRead>) {
+    let before = ENUMS_READ.with(|log| log.replace(Some(Vec::new())));
+    let result = f();
+    let read = ENUMS_READ
+        .with(|log| log.replace(before))
+        .unwrap_or_default();
+    (result, read)
+}
+
 /// A sample read as a self-describing format (as hardpack and rmp-serde read MessagePack):
 /// what the tracer hands a place it searches a value for.
 pub(crate) struct SampleDeserializer<'a, E> {
@@ -464,10 +490,29 @@ impl<E: de::Error> de::Deserializer<'static> for SampleDeserializer<'_, E> {
 
     fn deserialize_enum<V: Visitor<'static>>(
         self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
+        name: &'static str,
+        variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, E> {
+        let chosen = match self.sample {
+            Sample::Str(s) => Some(s),
+            Sample::Map(entries) if entries.len() == 1 => match &entries[0].0 {
+                Sample::Str(s) => Some(s),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(chosen) = chosen {
+            ENUMS_READ.with(|log| {
+                if let Some(log) = log.borrow_mut().as_mut() {
+                    log.push(EnumRead {
+                        name,
+                        variants,
+                        chosen: chosen.clone(),
+                    });
+                }
+            });
+        }
         // A unit variant by its name only: a variant's index as an integer is no enum to
         // hardpack, so a sample that used one would be refused before anything it holds.
         match self.sample {

@@ -716,3 +716,30 @@ fn a_tagged_variant_accepted_only_with_an_option_none_is_seen_in_part() {
         report.text()
     );
 }
+
+/// An adjacently tagged variant holding an externally tagged enum, one of whose variants
+/// holds an id that validates: a value taking the other variant builds the tagged variant,
+/// but not the enum inside it whole.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t", content = "c")]
+enum Command {
+    Stop,
+    Run(Target),
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+enum Target {
+    Everyone,
+    Member(Id),
+}
+
+#[test]
+fn a_tagged_variant_whose_inner_enum_was_taken_in_part_is_seen_in_part() {
+    let report = check::<Command>().run();
+    assert_eq!(
+        open_places(&report),
+        BTreeMap::from([("Command::Run".to_string(), "seen-in-part")]),
+        "{}",
+        report.text()
+    );
+}

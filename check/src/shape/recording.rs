@@ -423,7 +423,7 @@ impl Recording<'_, '_> {
                 search.parent_struct = parent;
             }
         }
-        de::Deserializer::deserialize_any(SampleDeserializer::new(&value), visitor)
+        hand(state, &key, &value, visitor)
     }
 
     /// What a searching collection (sequence, map, struct) at this place hands this run: a
@@ -434,6 +434,24 @@ impl Recording<'_, '_> {
             .state
             .search_value(&key, Searching::Collection, || (empty, Vec::new()))
     }
+}
+
+/// Hands the value searched at `key` to `visitor`, keeping in its search the enums the value
+/// was read as: inside serde's buffering (an adjacently tagged variant's content) the only
+/// sign of them.
+fn hand<V: Visitor<'static>>(
+    state: &mut State,
+    key: &str,
+    value: &Sample,
+    visitor: V,
+) -> Result<V::Value, TraceFailure> {
+    let (result, enums) = crate::sample::log_enums(|| {
+        de::Deserializer::deserialize_any(SampleDeserializer::new(value), visitor)
+    });
+    if let Some(search) = state.searches.get_mut(key) {
+        search.enums_read = enums;
+    }
+    result
 }
 
 /// The values a leaf of `shape` is handed: its smallest, then others of its kind.
@@ -586,7 +604,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
             // flattened field's entries, into its `Content` first.
             search.buffered |= std::any::type_name::<V>().contains("Content");
         }
-        de::Deserializer::deserialize_any(SampleDeserializer::new(&value), visitor)
+        hand(state, &key, &value, visitor)
     }
 
     fn deserialize_option<V: Visitor<'static>>(
@@ -622,7 +640,8 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         }
         if let Some(sample) = self.collection_sample(Sample::Array(Vec::new())) {
             self.found(Shape::Seq(Box::new(Shape::Opaque)));
-            return de::Deserializer::deserialize_any(SampleDeserializer::new(&sample), visitor);
+            let key = self.tracer.key();
+            return hand(self.tracer.state, &key, &sample, visitor);
         }
         let key = self.tracer.key();
         let (value, mut shapes) = self.tracer.through(|tracer| {
@@ -658,7 +677,8 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
                 key: Box::new(Shape::Opaque),
                 value: Box::new(Shape::Opaque),
             });
-            return de::Deserializer::deserialize_any(SampleDeserializer::new(&sample), visitor);
+            let key = self.tracer.key();
+            return hand(self.tracer.state, &key, &sample, visitor);
         }
         let ends = self.tracer.key();
         let (value, key_shape, value_shape) = self.tracer.through(|tracer| {
@@ -749,7 +769,8 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         }
         if let Some(sample) = self.collection_sample(Sample::Map(Vec::new())) {
             // An adjacently tagged enum, searched as a map once its tag named its variants.
-            return de::Deserializer::deserialize_any(SampleDeserializer::new(&sample), visitor);
+            let key = self.tracer.key();
+            return hand(self.tracer.state, &key, &sample, visitor);
         }
         let key = self.tracer.key();
         self.tracer.state.struct_keys.push(key);

@@ -120,6 +120,18 @@ pub(super) struct Search {
     pub(super) buffered: bool,
     /// Accepted values that named no word the earlier ones did not ([`MAX_REPEATS`]).
     pub(super) repeats: usize,
+    /// The enums the value handed this run was read as.
+    pub(super) enums_read: Vec<crate::sample::EnumRead>,
+    /// For each variant an accepted value named by its tag: the enums read inside it, each
+    /// with its variants and those an accepted value took.
+    pub(super) inside: BTreeMap<String, BTreeMap<&'static str, EnumInside>>,
+}
+
+/// An enum read inside a tagged variant's content: its variants, and those taken.
+#[derive(Clone, Debug, Default)]
+pub(super) struct EnumInside {
+    pub(super) variants: &'static [&'static str],
+    pub(super) taken: BTreeSet<String>,
 }
 
 impl Search {
@@ -163,6 +175,8 @@ impl Search {
             panicked: Vec::new(),
             buffered: false,
             repeats: 0,
+            enums_read: Vec::new(),
+            inside: BTreeMap::new(),
         }
     }
 
@@ -642,6 +656,25 @@ impl State {
             if repeat {
                 search.repeats += 1;
             }
+            for outer in value.named_variants(&self.tag_keys) {
+                let inside = search.inside.entry(outer.to_string()).or_default();
+                // serde reads an adjacently tagged enum's tag as an enum of its own variants:
+                // that read is the tag, not an enum inside.
+                let tag = search
+                    .enums_read
+                    .iter()
+                    .position(|r| r.chosen == outer && r.variants.contains(&outer));
+                for (_, read) in search
+                    .enums_read
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| Some(*i) != tag)
+                {
+                    let e = inside.entry(read.name).or_default();
+                    e.variants = read.variants;
+                    e.taken.insert(read.chosen.clone());
+                }
+            }
             if !search.accepted.contains(&value) {
                 search.accepted.push(value);
             }
@@ -936,8 +969,9 @@ impl State {
                 } else if request.emptied {
                     NodeTrace::SeenInPart(
                         "read through serde's buffering, it was accepted only with a \
-                            collection inside it empty or an option none: no value tried there \
-                            was accepted, so what it holds was never built"
+                            collection inside it empty, an option none, or an enum inside it \
+                            in some of its variants: no value tried for the rest was accepted, \
+                            so what they hold was never built"
                             .into(),
                     )
                 } else if let Some(said) = self.gaps.get(key) {
@@ -998,9 +1032,16 @@ impl State {
                     _ => false,
                 })
             };
+            // An enum read inside it with a variant no accepted value took: that variant's
+            // content was never built.
+            let untaken = search.inside.get(variant).is_some_and(|enums| {
+                enums
+                    .values()
+                    .any(|e| e.variants.iter().any(|v| !e.taken.contains(*v)))
+            });
             let mut naming = search.accepted.iter().filter(|s| names_it(s)).peekable();
             if naming.peek().is_some() {
-                if naming.any(|s| !holds_empty(s)) {
+                if !untaken && naming.any(|s| !holds_empty(s)) {
                     request.built = true;
                 } else {
                     request.emptied = true;
