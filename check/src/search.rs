@@ -496,6 +496,59 @@ fn for_expectation(expected: &str) -> Vec<Sample> {
 mod tests {
     use super::*;
 
+    fn branch(refinement: u32, index: u32, variant: bool) -> Branch {
+        Branch {
+            refinement,
+            index,
+            variant,
+        }
+    }
+
+    fn with_lineage(lineage: Vec<Branch>) -> Candidate {
+        let mut c = Candidate::new(Sample::Nil);
+        c.lineage = lineage;
+        c
+    }
+
+    #[test]
+    fn lineages_share_what_they_have_in_common_before_they_part() {
+        let a = with_lineage(vec![
+            branch(0, 0, true),
+            branch(1, 0, false),
+            branch(2, 0, false),
+        ]);
+        let b = with_lineage(vec![
+            branch(0, 0, true),
+            branch(1, 0, false),
+            branch(2, 1, false),
+        ]);
+        assert_eq!(a.shared_lineage(&b), 2);
+        assert_eq!(a.shared_lineage(&a), 3);
+    }
+
+    #[test]
+    fn a_guess_is_superseded_only_when_no_variant_was_chosen_after_the_parting() {
+        // Parted at refinement 1; the accepted value's branch there named a variant, nothing
+        // after it: the guess mended the same thing.
+        let accepted = with_lineage(vec![branch(0, 0, true), branch(1, 0, true)]);
+        let guess = with_lineage(vec![branch(0, 0, true), branch(1, 1, false)]);
+        assert!(guess.superseded_by(&accepted));
+        // The accepted value chose a variant after the parting: the guess may be after another.
+        let later = with_lineage(vec![
+            branch(0, 0, true),
+            branch(1, 0, false),
+            branch(2, 1, true),
+        ]);
+        assert!(!guess.superseded_by(&later));
+        // The guess chose a variant after the parting itself.
+        let chose = with_lineage(vec![
+            branch(0, 0, true),
+            branch(1, 1, false),
+            branch(3, 0, true),
+        ]);
+        assert!(!chose.superseded_by(&accepted));
+    }
+
     #[test]
     fn an_untagged_refusal_gets_every_kind_at_the_node_changed_last() {
         let mut c = Candidate::new(Sample::Map(vec![(Sample::Str("c".into()), Sample::Nil)]));
