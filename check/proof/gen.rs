@@ -168,9 +168,9 @@ struct Def {
 
 /// What the generator planted, and what it knows of it.
 struct Planted {
-    /// A validating item before it in a region holding it: the trace cannot get past that
-    /// one to see this one.
-    hidden_by: Option<usize>,
+    /// The validating items before it in the regions holding it (each region's first): the
+    /// trace cannot get past any of them to see this one.
+    hidden_by: Vec<usize>,
     what: &'static str,
     /// Any of these keys names it (its own place, or a variant holding it).
     names: Vec<String>,
@@ -599,7 +599,8 @@ impl Truth {
         let hidden_by = route
             .regions
             .iter()
-            .find_map(|r| self.blocked.get(r).copied());
+            .filter_map(|r| self.blocked.get(r).copied())
+            .collect();
         self.planted.push(Planted {
             hidden_by,
             what,
@@ -1343,7 +1344,7 @@ fn emit_type(
         .iter()
         .map(|p| {
             format!(
-                "Planted {{ hidden_by: {:?}, what: {:?}, names: {}, region: {} }}",
+                "Planted {{ hidden_by: &{:?}, what: {:?}, names: {}, region: {} }}",
                 p.hidden_by,
                 p.what,
                 str_list(&p.names),

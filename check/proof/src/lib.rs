@@ -32,9 +32,10 @@ use serde::{Deserialize, Serialize};
 /// What the generator planted in a type.
 #[derive(Debug)]
 pub struct Planted {
-    /// The validating item planted before it where the trace reads it (in document order, in
-    /// a region holding it): the trace cannot get past that one to see this one.
-    pub hidden_by: Option<usize>,
+    /// The validating items planted before it where the trace reads it (in document order,
+    /// each the first in a region holding it): the trace cannot get past any of them to see
+    /// this one.
+    pub hidden_by: &'static [usize],
     /// `validating`, `opaque` or `untagged`.
     pub what: &'static str,
     /// The keys any of which names it: the variants holding it, then its own place.
@@ -104,7 +105,7 @@ fn assert_open_exactly(
         .collect();
     for item in uncovered {
         // Behind an item left uncovered, nothing of it can be seen: that one is named.
-        if item.hidden_by.is_some_and(|h| still_open.contains(&h)) {
+        if item.hidden_by.iter().any(|h| still_open.contains(h)) {
             continue;
         }
         assert!(

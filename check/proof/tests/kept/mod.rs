@@ -6,6 +6,9 @@
 //   value handed whole, were taken for an internally tagged enum's tag.
 // - kept_10421755049_t212: a field came after its own alias in the names serde lists, and
 //   was named by the alias.
+// - kept_16373518528864274451_t146: an untagged enum as the value of a map whose key
+//   validates, inside a variant behind another validating key: the generator said only the
+//   outer key hid it, and expected it named when that key was covered.
 
 pub mod kept_10421755049_t124 {
     #![allow(clippy::all, non_camel_case_types, dead_code, unused_imports)]
@@ -50,7 +53,7 @@ pub mod kept_10421755049_t124 {
     pub const TRUTH: Truth = Truth {
         index: 124,
         planted: &[Planted {
-            hidden_by: None,
+            hidden_by: &[],
             what: "validating",
             names: &["T124S0.f1"],
             region: &[
@@ -216,7 +219,7 @@ pub mod kept_10421755049_t295 {
         index: 295,
         planted: &[
             Planted {
-                hidden_by: None,
+                hidden_by: &[],
                 what: "validating",
                 names: &["T295E0::T295E0V1", "T295S1_renamed.f3"],
                 region: &[
@@ -239,7 +242,7 @@ pub mod kept_10421755049_t295 {
                 ],
             },
             Planted {
-                hidden_by: Some(0),
+                hidden_by: &[0],
                 what: "opaque",
                 names: &["T295E0::T295E0V1", "T295E0::T295E0V1.f1"],
                 region: &[
@@ -336,7 +339,7 @@ pub mod kept_10421755049_t212 {
     pub const TRUTH: Truth = Truth {
         index: 212,
         planted: &[Planted {
-            hidden_by: None,
+            hidden_by: &[],
             what: "opaque",
             names: &["T212S0.r_f0"],
             region: &["", "T212S0.r_f0"],
@@ -364,5 +367,355 @@ fn kept_10421755049_t212_c_some_samples() {
         10421755049,
         &kept_10421755049_t212::TRUTH,
         kept_10421755049_t212::samples(),
+    )
+}
+pub mod kept_16373518528864274451_t146 {
+    #![allow(clippy::all, non_camel_case_types, dead_code, unused_imports)]
+    use super::ser_ignored;
+    use hardpack_check_proof::{Planted, RefusedVariant, Truth};
+    use serde::{Deserialize, Serialize};
+    #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+    pub struct T146K1(pub String);
+    impl<'de> Deserialize<'de> for T146K1 {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let s = String::deserialize(d)?;
+            if s == "92e6c965b95a0964" {
+                Ok(T146K1(s))
+            } else {
+                Err(serde::de::Error::custom("not the secret"))
+            }
+        }
+    }
+    #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+    pub struct T146K9(pub String);
+    impl<'de> Deserialize<'de> for T146K9 {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let s = String::deserialize(d)?;
+            if s == "dff615c6442af8af" {
+                Ok(T146K9(s))
+            } else {
+                Err(serde::de::Error::custom("not the secret"))
+            }
+        }
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub enum T146E0 {
+        T146E0V0,
+        T146E0V1(std::collections::BTreeMap<T146K1, T146E2>, f64),
+        T146E0V2(f64),
+        T146E0V3,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub enum T146E2 {
+        T146E2V0,
+        T146E2V1 { f0: bool, f1: bool },
+        T146E2V2(T146E3, T146E4),
+        T146E2V3((T146E7, T146E8, u8)),
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub enum T146E3 {
+        T146E3V0,
+        T146E3V1,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    #[serde(tag = "t")]
+    pub enum T146E4 {
+        T146E4V0,
+        T146E4V1 {
+            f0: serde_json::Value,
+            #[serde(rename = "r_f1")]
+            f1: f64,
+            #[serde(rename = "r_f2")]
+            f2: u8,
+        },
+        T146E4V2 {
+            f0: serde_json::Value,
+            f1: u32,
+            #[serde(rename = "r_f2")]
+            f2: i64,
+        },
+        T146E4V3,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    #[serde(tag = "t")]
+    pub enum T146E7 {
+        T146E7V0,
+        T146E7V1 { f0: u8 },
+        T146E7V2,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub enum T146E8 {
+        T146E8V0,
+        T146E8V1,
+        T146E8V2,
+        T146E8V3(f64, std::collections::BTreeMap<T146K9, T146E10>),
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    #[serde(untagged)]
+    pub enum T146E10 {
+        T146E10V0(bool),
+        T146E10V1(u32, u32),
+        T146E10V2,
+        T146E10Other(serde_json::Value),
+    }
+    pub type Root = T146E0;
+    pub fn samples() -> Vec<Root> {
+        vec![
+            T146E0::T146E0V0,
+            T146E0::T146E0V1(
+                std::collections::BTreeMap::from([(
+                    T146K1("92e6c965b95a0964".to_string()),
+                    T146E2::T146E2V0,
+                )]),
+                1.5f64,
+            ),
+            T146E0::T146E0V1(
+                std::collections::BTreeMap::from([(
+                    T146K1("92e6c965b95a0964".to_string()),
+                    T146E2::T146E2V1 { f0: true, f1: true },
+                )]),
+                1.5f64,
+            ),
+            T146E0::T146E0V1(
+                std::collections::BTreeMap::from([(
+                    T146K1("92e6c965b95a0964".to_string()),
+                    T146E2::T146E2V2(T146E3::T146E3V0, T146E4::T146E4V0),
+                )]),
+                1.5f64,
+            ),
+            T146E0::T146E0V1(
+                std::collections::BTreeMap::from([(
+                    T146K1("92e6c965b95a0964".to_string()),
+                    T146E2::T146E2V2(T146E3::T146E3V1, T146E4::T146E4V0),
+                )]),
+                1.5f64,
+            ),
+            T146E0::T146E0V1(
+                std::collections::BTreeMap::from([(
+                    T146K1("92e6c965b95a0964".to_string()),
+                    T146E2::T146E2V2(
+                        T146E3::T146E3V0,
+                        T146E4::T146E4V1 {
+                            f0: serde_json::json!({"k": [1, "v"]}),
+                            f1: 1.5f64,
+                            f2: 7u8,
+                        },
+                    ),
+                )]),
+                1.5f64,
+            ),
+            T146E0::T146E0V1(
+                std::collections::BTreeMap::from([(
+                    T146K1("92e6c965b95a0964".to_string()),
+                    T146E2::T146E2V2(
+                        T146E3::T146E3V0,
+                        T146E4::T146E4V2 {
+                            f0: serde_json::json!({"k": [1, "v"]}),
+                            f1: 70_000u32,
+                            f2: -5i64,
+                        },
+                    ),
+                )]),
+                1.5f64,
+            ),
+            T146E0::T146E0V1(
+                std::collections::BTreeMap::from([(
+                    T146K1("92e6c965b95a0964".to_string()),
+                    T146E2::T146E2V2(T146E3::T146E3V0, T146E4::T146E4V3),
+                )]),
+                1.5f64,
+            ),
+            T146E0::T146E0V1(
+                std::collections::BTreeMap::from([(
+                    T146K1("92e6c965b95a0964".to_string()),
+                    T146E2::T146E2V3((T146E7::T146E7V0, T146E8::T146E8V0, 7u8)),
+                )]),
+                1.5f64,
+            ),
+            T146E0::T146E0V1(
+                std::collections::BTreeMap::from([(
+                    T146K1("92e6c965b95a0964".to_string()),
+                    T146E2::T146E2V3((T146E7::T146E7V1 { f0: 7u8 }, T146E8::T146E8V0, 7u8)),
+                )]),
+                1.5f64,
+            ),
+            T146E0::T146E0V1(
+                std::collections::BTreeMap::from([(
+                    T146K1("92e6c965b95a0964".to_string()),
+                    T146E2::T146E2V3((T146E7::T146E7V2, T146E8::T146E8V0, 7u8)),
+                )]),
+                1.5f64,
+            ),
+            T146E0::T146E0V1(
+                std::collections::BTreeMap::from([(
+                    T146K1("92e6c965b95a0964".to_string()),
+                    T146E2::T146E2V3((T146E7::T146E7V0, T146E8::T146E8V1, 7u8)),
+                )]),
+                1.5f64,
+            ),
+            T146E0::T146E0V1(
+                std::collections::BTreeMap::from([(
+                    T146K1("92e6c965b95a0964".to_string()),
+                    T146E2::T146E2V3((T146E7::T146E7V0, T146E8::T146E8V2, 7u8)),
+                )]),
+                1.5f64,
+            ),
+            T146E0::T146E0V1(
+                std::collections::BTreeMap::from([(
+                    T146K1("92e6c965b95a0964".to_string()),
+                    T146E2::T146E2V3((
+                        T146E7::T146E7V0,
+                        T146E8::T146E8V3(
+                            1.5f64,
+                            std::collections::BTreeMap::from([(
+                                T146K9("dff615c6442af8af".to_string()),
+                                T146E10::T146E10V0(true),
+                            )]),
+                        ),
+                        7u8,
+                    )),
+                )]),
+                1.5f64,
+            ),
+            T146E0::T146E0V2(1.5f64),
+            T146E0::T146E0V3,
+        ]
+    }
+    pub const TRUTH: Truth = Truth {
+        index: 146,
+        planted: &[
+            Planted {
+                hidden_by: &[],
+                what: "validating",
+                names: &["T146E0::T146E0V1", "T146E0::T146E0V1.0{key}"],
+                region: &[
+                    "T146E0::T146E0V1.0{key}",
+                    "T146E0::T146E0V1.0{key}",
+                    "T146E0::T146E0V1.0{}",
+                    "T146E2::T146E2V0",
+                    "T146E2::T146E2V1",
+                    "T146E2::T146E2V1.f0",
+                    "T146E2::T146E2V1.f1",
+                    "T146E2::T146E2V2",
+                    "T146E2::T146E2V2.0",
+                    "T146E3::T146E3V0",
+                    "T146E3::T146E3V1",
+                    "T146E2::T146E2V2.1",
+                    "T146E2::T146E2V2.1::T146E4V0",
+                    "T146E2::T146E2V2.1::T146E4V1",
+                    "T146E2::T146E2V2.1::T146E4V2",
+                    "T146E2::T146E2V2.1::T146E4V3",
+                    "T146E2::T146E2V3",
+                    "T146E2::T146E2V3",
+                    "T146E2::T146E2V3.0",
+                    "T146E2::T146E2V3.0::T146E7V0",
+                    "T146E2::T146E2V3.0::T146E7V1",
+                    "T146E2::T146E2V3.0::T146E7V2",
+                    "T146E2::T146E2V3.1",
+                    "T146E8::T146E8V0",
+                    "T146E8::T146E8V1",
+                    "T146E8::T146E8V2",
+                    "T146E8::T146E8V3",
+                    "T146E8::T146E8V3.0",
+                    "T146E8::T146E8V3.1",
+                    "T146E8::T146E8V3.1{key}",
+                    "T146E8::T146E8V3.1{key}",
+                    "T146E8::T146E8V3.1{}",
+                    "T146E2::T146E2V3.2",
+                ],
+            },
+            Planted {
+                hidden_by: &[0],
+                what: "validating",
+                names: &[
+                    "T146E0::T146E0V1",
+                    "T146E2::T146E2V3",
+                    "T146E8::T146E8V3",
+                    "T146E8::T146E8V3.1{key}",
+                ],
+                region: &[
+                    "T146E8::T146E8V3.1{key}",
+                    "T146E8::T146E8V3.1{key}",
+                    "T146E8::T146E8V3.1{}",
+                ],
+            },
+            Planted {
+                hidden_by: &[0, 1],
+                what: "untagged",
+                names: &[
+                    "T146E0::T146E0V1",
+                    "T146E2::T146E2V3",
+                    "T146E8::T146E8V3",
+                    "T146E8::T146E8V3.1{}",
+                ],
+                region: &[
+                    "T146E8::T146E8V3.1{key}",
+                    "T146E8::T146E8V3.1{key}",
+                    "T146E8::T146E8V3.1{}",
+                ],
+            },
+        ],
+        holds: &[
+            &[],
+            &[0],
+            &[0],
+            &[0],
+            &[0],
+            &[0],
+            &[0],
+            &[0],
+            &[0],
+            &[0],
+            &[0],
+            &[0],
+            &[0],
+            &[0, 1, 2],
+            &[],
+            &[],
+        ],
+        subset: &[0, 1, 3, 5, 6, 9, 10, 14, 15],
+        refused_variant: Some(RefusedVariant {
+            name: "T146E0V2",
+            key: "T146E0::T146E0V2",
+            region: &["T146E0::T146E0V2", "T146E0::T146E0V2"],
+        }),
+    };
+}
+#[test]
+fn kept_16373518528864274451_t146_a_no_samples() {
+    no_samples::<kept_16373518528864274451_t146::Root>(
+        16373518528864274451,
+        &kept_16373518528864274451_t146::TRUTH,
+    )
+}
+#[test]
+fn kept_16373518528864274451_t146_b_every_sample() {
+    every_sample::<kept_16373518528864274451_t146::Root>(
+        16373518528864274451,
+        &kept_16373518528864274451_t146::TRUTH,
+        kept_16373518528864274451_t146::samples(),
+    )
+}
+#[test]
+fn kept_16373518528864274451_t146_c_some_samples() {
+    some_samples::<kept_16373518528864274451_t146::Root>(
+        16373518528864274451,
+        &kept_16373518528864274451_t146::TRUTH,
+        kept_16373518528864274451_t146::samples(),
+    )
+}
+#[test]
+fn kept_16373518528864274451_t146_d_refused_variant() {
+    refused_variant::<kept_16373518528864274451_t146::Root>(
+        16373518528864274451,
+        &kept_16373518528864274451_t146::TRUTH,
+        kept_16373518528864274451_t146::samples(),
     )
 }
