@@ -168,3 +168,17 @@ pub use stream::StreamDecoder;
 pub use value::{Value, ValueRef};
 #[cfg(feature = "serde")]
 pub use {de::from_slice, ser::to_vec};
+
+/// The derive path: types that `#[derive(Decode, Encode)]` read straight from the reader,
+/// under every check of the serde path (see [`derive::Decode`]).
+#[cfg(feature = "derive")]
+pub mod derive {
+    #[doc(hidden)]
+    pub use crate::de::derive::__private;
+    pub use crate::de::derive::{
+        from_slice, to_vec, Decode, Encode, Entries, Fields, MapEntries, Variant,
+    };
+    pub use hardpack_derive::{Decode, Encode};
+}
+#[cfg(feature = "derive")]
+pub use hardpack_derive::{Decode, Encode};

@@ -42,7 +42,7 @@ impl<const INLINE: bool> Paid<INLINE> {
     /// Pays for an element of `size` bytes, the first of `count` still to be handed out
     /// (a map's keys or values count twice: a table's slots).
     #[inline(always)]
-    fn pay<const STRICT: bool>(
+    pub(super) fn pay<const STRICT: bool>(
         &mut self,
         de: &mut Deserializer<'_, STRICT>,
         size: usize,

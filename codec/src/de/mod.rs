@@ -98,6 +98,8 @@
 mod forward;
 
 mod access;
+#[cfg(feature = "derive")]
+pub(crate) mod derive;
 mod deserializer;
 mod enums;
 mod error;

@@ -1,0 +1,513 @@
+//! `#[derive(Decode, Encode)]` for hardpack (use it through `hardpack`'s `derive` feature).
+//!
+//! The generated code reads each field straight into a local through `hardpack::derive`'s
+//! reader, which keeps every check of the serde path, and writes the form rmp-serde writes by
+//! default. Attributes, on a field or a variant: `#[hardpack(rename = "name")]`,
+//! `#[hardpack(default)]` (a field an array or map leaves out is its `Default`),
+//! `#[hardpack(skip)]` (never written, read as its `Default`; a skipped variant is neither),
+//! `#[hardpack(with = "module")]` (a field read by `module::decode` and written by
+//! `module::encode`).
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::{
+    parse_macro_input, parse_quote, Data, DeriveInput, Error, Fields, GenericParam, Generics,
+    Ident, LitStr, Path, Type,
+};
+
+#[proc_macro_derive(Decode, attributes(hardpack))]
+pub fn derive_decode(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    decode(&input)
+        .unwrap_or_else(Error::into_compile_error)
+        .into()
+}
+
+#[proc_macro_derive(Encode, attributes(hardpack))]
+pub fn derive_encode(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    encode(&input)
+        .unwrap_or_else(Error::into_compile_error)
+        .into()
+}
+
+/// What `#[hardpack(..)]` says of a field or variant.
+#[derive(Default)]
+struct Attrs {
+    rename: Option<String>,
+    default: bool,
+    skip: bool,
+    with: Option<Path>,
+}
+
+fn attrs(list: &[syn::Attribute]) -> Result<Attrs, Error> {
+    let mut out = Attrs::default();
+    for attr in list.iter().filter(|a| a.path().is_ident("hardpack")) {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                out.rename = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("default") {
+                out.default = true;
+            } else if meta.path.is_ident("skip") {
+                out.skip = true;
+            } else if meta.path.is_ident("with") {
+                out.with = Some(meta.value()?.parse::<LitStr>()?.parse()?);
+            } else {
+                return Err(meta.error("unknown hardpack attribute (rename, default, skip, with)"));
+            }
+            Ok(())
+        })?;
+    }
+    Ok(out)
+}
+
+/// One field of a struct, a tuple struct or a variant.
+struct Field {
+    /// The member: a name, or an index of a tuple.
+    member: syn::Member,
+    ty: Type,
+    /// The name on the wire (a map key), for named fields.
+    name: String,
+    attrs: Attrs,
+}
+
+fn fields(fields: &Fields) -> Result<Vec<Field>, Error> {
+    fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let attrs = attrs(&f.attrs)?;
+            let (member, name) = match &f.ident {
+                Some(ident) => (
+                    syn::Member::Named(ident.clone()),
+                    attrs.rename.clone().unwrap_or_else(|| unraw(ident)),
+                ),
+                None => (syn::Member::Unnamed(i.into()), i.to_string()),
+            };
+            Ok(Field {
+                member,
+                ty: f.ty.clone(),
+                name,
+                attrs,
+            })
+        })
+        .collect()
+}
+
+fn unraw(ident: &Ident) -> String {
+    ident.to_string().trim_start_matches("r#").to_string()
+}
+
+/// The path generated code reaches the runtime by.
+fn private() -> TokenStream {
+    quote!(::hardpack::derive::__private)
+}
+
+/// The generics of a `Decode<'de>` impl: `'de` outliving every lifetime of the type (so
+/// `&'a str` fields borrow from the input), and `T: Decode<'de>` for every type parameter.
+fn decode_generics(generics: &Generics) -> (Generics, TokenStream) {
+    let mut impl_generics = generics.clone();
+    let lifetimes: Vec<_> = generics.lifetimes().map(|l| l.lifetime.clone()).collect();
+    let de: syn::LifetimeParam = if lifetimes.is_empty() {
+        parse_quote!('de)
+    } else {
+        parse_quote!('de: #(#lifetimes)+*)
+    };
+    for param in &mut impl_generics.params {
+        if let GenericParam::Type(t) = param {
+            t.bounds.push(parse_quote!(::hardpack::derive::Decode<'de>));
+        }
+    }
+    impl_generics.params.insert(0, GenericParam::Lifetime(de));
+    (impl_generics, quote!('de))
+}
+
+fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
+    let p = private();
+    let name = &input.ident;
+    let (impl_generics, _) = decode_generics(&input.generics);
+    let (impl_generics, _, _) = impl_generics.split_for_impl();
+    let (_, ty_generics, where_clause) = input.generics.split_for_impl();
+    let type_name = name.to_string();
+    let (body, expecting) = match &input.data {
+        Data::Struct(data) => {
+            let fields = fields(&data.fields)?;
+            match &data.fields {
+                Fields::Named(_) => {
+                    let expecting = format!("struct {type_name}");
+                    let read = read_structure(&quote!(#name), &fields, &expecting)?;
+                    (
+                        quote! {
+                            let (__expecting, __fields, __seq, __map) = #read;
+                            #p::structure(__de, __expecting, __fields, #p::size_of::<Self>(), __seq, __map)
+                        },
+                        expecting,
+                    )
+                }
+                Fields::Unnamed(_) if fields.len() == 1 && !fields[0].attrs.skip => {
+                    let read = match &fields[0].attrs.with {
+                        Some(with) => quote!(#p::newtype_with(__de, |__de| #with::decode(__de))),
+                        None => quote!(#p::newtype(__de)),
+                    };
+                    (
+                        quote!(#p::Result::map(#read, #name)),
+                        format!("tuple struct {type_name}"),
+                    )
+                }
+                Fields::Unnamed(_) => {
+                    let expecting = format!("tuple struct {type_name}");
+                    let seq = read_tuple(&quote!(#name), &fields, &expecting)?;
+                    (
+                        quote! {
+                            #p::structure(__de, #expecting, &[], #p::size_of::<Self>(), #seq,
+                                |_| #p::refuse_map(#expecting))
+                        },
+                        expecting,
+                    )
+                }
+                Fields::Unit => {
+                    let expecting = format!("unit struct {type_name}");
+                    (
+                        quote!(#p::Result::map(#p::unit_struct(__de, #expecting), |()| #name)),
+                        expecting,
+                    )
+                }
+            }
+        }
+        Data::Enum(data) => {
+            let expecting = format!("enum {type_name}");
+            let mut names = Vec::new();
+            let mut arms = Vec::new();
+            for variant in &data.variants {
+                let attrs = attrs(&variant.attrs)?;
+                if attrs.skip {
+                    continue;
+                }
+                let index = names.len();
+                let wire = attrs
+                    .rename
+                    .clone()
+                    .unwrap_or_else(|| unraw(&variant.ident));
+                names.push(wire);
+                let ident = &variant.ident;
+                let path = quote!(#name::#ident);
+                let fields = fields(&variant.fields)?;
+                let described = format!("{type_name}::{ident}");
+                let read = match &variant.fields {
+                    Fields::Unit => quote! {{ __variant.unit()?; #p::Ok(#path) }},
+                    Fields::Unnamed(_) if fields.len() == 1 && !fields[0].attrs.skip => {
+                        match &fields[0].attrs.with {
+                            Some(with) => {
+                                quote!(#p::Result::map(__variant.newtype_with(|__de| #with::decode(__de)), #path))
+                            }
+                            None => quote!(#p::Result::map(__variant.newtype(), #path)),
+                        }
+                    }
+                    Fields::Unnamed(_) => {
+                        let expecting = format!("tuple variant {described}");
+                        let seq = read_tuple(&path, &fields, &expecting)?;
+                        quote!(__variant.tuple(#expecting, #seq))
+                    }
+                    Fields::Named(_) => {
+                        let expecting = format!("struct variant {described}");
+                        let read = read_structure(&path, &fields, &expecting)?;
+                        quote! {{
+                            let (__expecting, __fields, __seq, __map) = #read;
+                            __variant.structure(__expecting, __fields, #p::size_of::<Self>(), __seq, __map)
+                        }}
+                    }
+                };
+                arms.push(quote!(#index => #read,));
+            }
+            (
+                quote! {
+                    const __VARIANTS: &[&str] = &[#(#names),*];
+                    #p::enumeration(__de, __VARIANTS, |__index, __variant| match __index {
+                        #(#arms)*
+                        _ => #p::Err(#p::unknown_index()),
+                    })
+                },
+                expecting,
+            )
+        }
+        Data::Union(u) => {
+            return Err(Error::new(
+                u.union_token.span,
+                "hardpack cannot derive Decode for a union",
+            ))
+        }
+    };
+    Ok(quote! {
+        #[automatically_derived]
+        impl #impl_generics ::hardpack::derive::Decode<'de> for #name #ty_generics #where_clause {
+            #[inline]
+            fn decode<const STRICT: bool>(
+                __de: &mut #p::Deserializer<'de, STRICT>,
+            ) -> #p::Result<Self, #p::DeError> {
+                #body
+            }
+
+            fn from_byte(__byte: u8) -> #p::Result<Self, #p::DeError> {
+                #p::Err(#p::invalid_byte(__byte, #expecting))
+            }
+        }
+    })
+}
+
+/// The read of one field from an array's elements (`__fields`), at `index` among the fields
+/// read.
+fn read_element(field: &Field, index: usize, expecting_len: &str) -> TokenStream {
+    let ty = &field.ty;
+    match (&field.attrs.with, field.attrs.default) {
+        (Some(with), false) => {
+            quote!(__fields.field_with(#index, #expecting_len, |__de| #with::decode(__de))?)
+        }
+        (Some(with), true) => quote!(__fields.field_with_or_default(|__de| #with::decode(__de))?),
+        (None, false) => quote!(__fields.field::<#ty>(#index, #expecting_len)?),
+        (None, true) => quote!(__fields.field_or_default::<#ty>()?),
+    }
+}
+
+/// The reads of a struct's (or struct variant's) fields: a tuple of what
+/// `structure` takes, the closures from an array and from a map.
+fn read_structure(
+    build: &TokenStream,
+    fields: &[Field],
+    expecting: &str,
+) -> Result<TokenStream, Error> {
+    let p = private();
+    let read: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip).collect();
+    let expecting_len = format!("{expecting} with {} elements", read.len());
+    let names: Vec<&str> = read.iter().map(|f| f.name.as_str()).collect();
+    let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
+
+    // From an array: each field in order.
+    let mut seq_reads = Vec::new();
+    let mut index = 0usize;
+    for (field, local) in fields.iter().zip(&locals) {
+        if field.attrs.skip {
+            seq_reads.push(quote!(let #local = ::core::default::Default::default();));
+        } else {
+            let element = read_element(field, index, &expecting_len);
+            seq_reads.push(quote!(let #local = #element;));
+            index += 1;
+        }
+    }
+    let members: Vec<&syn::Member> = fields.iter().map(|f| &f.member).collect();
+    let construct = quote!(#build { #(#members: #locals),* });
+
+    // From a map: each key names a field (or none); each field at most once.
+    let mut slots = Vec::new();
+    let mut arms = Vec::new();
+    let mut finish = Vec::new();
+    let mut index = 0usize;
+    for (field, local) in fields.iter().zip(&locals) {
+        let ty = &field.ty;
+        if field.attrs.skip {
+            finish.push(quote!(let #local = ::core::default::Default::default();));
+            continue;
+        }
+        let wire = &field.name;
+        slots.push(quote!(let mut #local: #p::Option<#ty> = #p::None;));
+        let value = match &field.attrs.with {
+            Some(with) => quote!(__map.value_with(|__de| #with::decode(__de))?),
+            None => quote!(__map.value::<#ty>()?),
+        };
+        arms.push(quote! {
+            #p::Some(#index) => {
+                if #p::Option::is_some(&#local) {
+                    return #p::Err(#p::duplicate_field(#wire));
+                }
+                #local = #p::Some(#value);
+            }
+        });
+        let missing = if field.attrs.default {
+            quote!(::core::default::Default::default())
+        } else if field.attrs.with.is_some() {
+            quote!(return #p::Err(#p::missing_field(#wire)))
+        } else {
+            quote!(<#ty as ::hardpack::derive::Decode<'de>>::missing(#wire)?)
+        };
+        finish.push(quote! {
+            let #local = match #local {
+                #p::Some(__value) => __value,
+                #p::None => #missing,
+            };
+        });
+        index += 1;
+    }
+    Ok(quote! {(
+        #expecting,
+        {
+            const __FIELDS: &[&str] = &[#(#names),*];
+            __FIELDS
+        },
+        |__fields: &mut #p::Fields<'_, 'de, STRICT>| -> #p::Result<Self, #p::DeError> {
+            #(#seq_reads)*
+            #p::Ok(#construct)
+        },
+        |__map: &mut #p::Entries<'_, 'de, STRICT>| -> #p::Result<Self, #p::DeError> {
+            #(#slots)*
+            while let #p::Some(__key) = __map.next_key()? {
+                match __key {
+                    #(#arms)*
+                    _ => __map.skip_value()?,
+                }
+            }
+            #(#finish)*
+            #p::Ok(#construct)
+        },
+    )})
+}
+
+/// The closure reading a tuple struct's (or tuple variant's) fields from an array.
+fn read_tuple(
+    build: &TokenStream,
+    fields: &[Field],
+    expecting: &str,
+) -> Result<TokenStream, Error> {
+    let p = private();
+    let count = fields.iter().filter(|f| !f.attrs.skip).count();
+    let expecting_len = format!("{expecting} with {count} elements");
+    let mut index = 0usize;
+    let mut values = Vec::new();
+    for field in fields {
+        if field.attrs.skip {
+            values.push(quote!(::core::default::Default::default()));
+        } else {
+            values.push(read_element(field, index, &expecting_len));
+            index += 1;
+        }
+    }
+    Ok(quote! {
+        |__fields: &mut #p::Fields<'_, 'de, STRICT>| -> #p::Result<Self, #p::DeError> { #p::Ok(#build(#(#values),*)) }
+    })
+}
+
+fn encode_generics(generics: &Generics) -> Generics {
+    let mut generics = generics.clone();
+    for param in &mut generics.params {
+        if let GenericParam::Type(t) = param {
+            t.bounds.push(parse_quote!(::hardpack::derive::Encode));
+        }
+    }
+    generics
+}
+
+/// The writes of fields held in locals `__f0`..: the array of those not skipped.
+fn write_fields(fields: &[Field], locals: &[TokenStream]) -> TokenStream {
+    let p = private();
+    let count = fields.iter().filter(|f| !f.attrs.skip).count();
+    let writes = fields
+        .iter()
+        .zip(locals)
+        .filter(|(f, _)| !f.attrs.skip)
+        .map(|(f, local)| match &f.attrs.with {
+            Some(with) => quote!(#with::encode(#local, __out)?;),
+            None => quote!(::hardpack::derive::Encode::encode(#local, __out)?;),
+        });
+    quote! {
+        #p::write_array_len(#count, __out)?;
+        #(#writes)*
+    }
+}
+
+fn encode(input: &DeriveInput) -> Result<TokenStream, Error> {
+    let p = private();
+    let name = &input.ident;
+    let generics = encode_generics(&input.generics);
+    let (impl_generics, _, _) = generics.split_for_impl();
+    let (_, ty_generics, where_clause) = input.generics.split_for_impl();
+    let body = match &input.data {
+        Data::Struct(data) => {
+            let fields = fields(&data.fields)?;
+            let locals: Vec<TokenStream> = fields
+                .iter()
+                .map(|f| {
+                    let member = &f.member;
+                    quote!(&self.#member)
+                })
+                .collect();
+            match &data.fields {
+                Fields::Unit => quote!(#p::write_array_len(0, __out)?;),
+                Fields::Unnamed(_) if fields.len() == 1 && !fields[0].attrs.skip => {
+                    let local = &locals[0];
+                    match &fields[0].attrs.with {
+                        Some(with) => quote!(#with::encode(#local, __out)?;),
+                        None => quote!(::hardpack::derive::Encode::encode(#local, __out)?;),
+                    }
+                }
+                _ => write_fields(&fields, &locals),
+            }
+        }
+        Data::Enum(data) => {
+            let mut arms = Vec::new();
+            for variant in &data.variants {
+                let attrs = attrs(&variant.attrs)?;
+                let ident = &variant.ident;
+                let fields = fields(&variant.fields)?;
+                let bindings: Vec<Ident> =
+                    (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
+                let pattern = match &variant.fields {
+                    Fields::Unit => quote!(#name::#ident),
+                    Fields::Unnamed(_) => quote!(#name::#ident(#(#bindings),*)),
+                    Fields::Named(_) => {
+                        let members = fields.iter().map(|f| &f.member);
+                        quote!(#name::#ident { #(#members: #bindings),* })
+                    }
+                };
+                if attrs.skip {
+                    let message =
+                        format!("the variant {name}::{ident} is skipped: it cannot be written");
+                    arms.push(quote!(#pattern => return #p::Err(#p::skipped_variant(#message)),));
+                    continue;
+                }
+                let wire = attrs.rename.clone().unwrap_or_else(|| unraw(ident));
+                let locals: Vec<TokenStream> = bindings.iter().map(|b| quote!(#b)).collect();
+                let content = match &variant.fields {
+                    Fields::Unit => {
+                        arms.push(quote!(#pattern => #p::write_str(#wire, __out)?,));
+                        continue;
+                    }
+                    Fields::Unnamed(_) if fields.len() == 1 && !fields[0].attrs.skip => {
+                        let local = &locals[0];
+                        match &fields[0].attrs.with {
+                            Some(with) => quote!(#with::encode(#local, __out)?;),
+                            None => quote!(::hardpack::derive::Encode::encode(#local, __out)?;),
+                        }
+                    }
+                    _ => write_fields(&fields, &locals),
+                };
+                arms.push(quote! {
+                    #pattern => {
+                        #p::write_map_len(1, __out)?;
+                        #p::write_str(#wire, __out)?;
+                        #content
+                    }
+                });
+            }
+            quote! {
+                #[allow(unused_variables)]
+                match self {
+                    #(#arms)*
+                }
+            }
+        }
+        Data::Union(u) => {
+            return Err(Error::new(
+                u.union_token.span,
+                "hardpack cannot derive Encode for a union",
+            ))
+        }
+    };
+    Ok(quote! {
+        #[automatically_derived]
+        impl #impl_generics ::hardpack::derive::Encode for #name #ty_generics #where_clause {
+            #[inline]
+            fn encode(&self, __out: &mut #p::Vec<u8>) -> #p::Result<(), #p::EncodeError> {
+                #body
+                #p::Ok(())
+            }
+        }
+    })
+}

@@ -1,0 +1,1252 @@
+//! The derive path: what `#[derive(Decode, Encode)]` generates code against.
+//!
+//! A derived `Decode` reads its fields straight from the [`Deserializer`] into locals, with
+//! no visitor between the reader and the type. It is not a second decoder: every item is
+//! read by the same reader step as on the serde path (depth, the seven limits, the room
+//! check), the budget is charged the same bytes at the same places, and each container is
+//! entered and left as the serde path enters and leaves it, so a document decodes to the
+//! same value, or fails with the same error at the same offset, on both paths. Leaves
+//! (integers, floats, strs, bytes, `()`) are read by their serde `Deserialize` on the same
+//! deserializer: one definition of each leaf's forms and messages.
+//!
+//! The encoding is [`Serializer`](crate::ser::Serializer)'s, byte for byte: rmp-serde's
+//! default (a struct as the array of its fields, an enum's unit variant as its name and
+//! every other variant as a one-entry map from its name).
+
+use crate::prelude::*;
+use core::fmt;
+use core::marker::PhantomData;
+use core::mem::size_of;
+
+use serde::de::{self, Deserialize, IntoDeserializer, Visitor};
+
+use super::access::Paid;
+use super::deserializer::Deserializer;
+use super::error::DeError;
+use super::field_key::FieldKey;
+use super::item::Kind;
+use crate::decode::Decoder;
+use crate::error::{wire_len, EncodeError, Error, LengthOf};
+use crate::wire::header::{self, marker};
+
+/// A type read straight from MessagePack by the derive path. Derive it
+/// (`#[derive(hardpack::Decode)]`); the implementations here cover the standard types.
+pub trait Decode<'de>: Sized {
+    /// Reads one value of the type from where `de` stands.
+    fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError>;
+
+    /// The value from one byte of a bin read where a sequence is expected (rmp-serde and the
+    /// serde path hand a bin's bytes as a sequence's elements).
+    #[doc(hidden)]
+    fn from_byte(byte: u8) -> Result<Self, DeError> {
+        Err(de::Error::invalid_type(
+            de::Unexpected::Unsigned(u64::from(byte)),
+            &"a value other than an integer",
+        ))
+    }
+
+    /// The value of a struct's field its map leaves out: an error, but `None` for an
+    /// `Option` (as serde's derive reads it).
+    #[doc(hidden)]
+    fn missing(field: &'static str) -> Result<Self, DeError> {
+        Err(de::Error::missing_field(field))
+    }
+}
+
+/// A type written as MessagePack by the derive path, byte for byte as the serde path
+/// ([`to_vec`](crate::to_vec)) and rmp-serde write it. Derive it
+/// (`#[derive(hardpack::Encode)]`).
+pub trait Encode {
+    /// Appends the value's encoding to `out`. Fails only for a length MessagePack cannot
+    /// hold (more than `u32::MAX` elements or bytes).
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError>;
+}
+
+/// Decodes exactly one value of type `T` from `input` under `Limits::default()` by the
+/// derive path; bytes after it are an error.
+///
+/// ```
+/// use hardpack::{Decode, Encode};
+///
+/// #[derive(Decode, Encode, Debug, PartialEq)]
+/// struct Point<'a> { x: i32, name: &'a str }
+///
+/// let bytes = hardpack::derive::to_vec(&Point { x: 1, name: "origin" })?;
+/// assert_eq!(bytes, hardpack::to_vec(&(1, "origin"))?); // the array of its fields
+/// let p: Point = hardpack::derive::from_slice(&bytes)?;
+/// assert_eq!(p, Point { x: 1, name: "origin" });
+///
+/// // A str where an integer is expected: the same error, at the same byte, as from_slice's.
+/// let err = hardpack::derive::from_slice::<Point>(&hardpack::to_vec(&("1", "o"))?).unwrap_err();
+/// assert_eq!(err.to_string(), r#"invalid type: string "1", expected i32 at byte 1, depth 1"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn from_slice<'de, T: Decode<'de>>(input: &'de [u8]) -> Result<T, Error> {
+    Decoder::default().from_slice_derived(input)
+}
+
+/// The encoding of `value` by the derive path.
+pub fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::new();
+    value.encode(&mut out)?;
+    Ok(out)
+}
+
+impl Decoder {
+    /// Decodes exactly one value of type `T` from `input` by the derive path, under this
+    /// decoder's limits and, in strict mode, its checks: what [`from_slice`](Self::from_slice)
+    /// decodes for a type deriving both serde and hardpack, with the same errors.
+    #[inline]
+    pub fn from_slice_derived<'de, T: Decode<'de>>(&self, input: &'de [u8]) -> Result<T, Error> {
+        let de = Deserializer::new(input, self.limits());
+        if self.is_strict() {
+            return whole_value(de.strict(), input.len());
+        }
+        whole_value(de, input.len())
+    }
+}
+
+/// As the serde path's `whole_value`.
+#[inline(always)]
+fn whole_value<'de, T: Decode<'de>, const STRICT: bool>(
+    mut de: Deserializer<'de, STRICT>,
+    input_len: usize,
+) -> Result<T, Error> {
+    match T::decode(&mut de) {
+        Ok(value) => {
+            let consumed = de.value_end()?;
+            Deserializer::<STRICT>::trailing(input_len, consumed)?;
+            Ok(value)
+        }
+        Err(e) => Err(e.placed(0, 0).into_error()),
+    }
+}
+
+/// What generated code calls: not part of the API, and free to change with the derive
+/// crate of the same version.
+#[doc(hidden)]
+pub mod __private {
+    pub use super::{
+        bin_element, enumeration, newtype, newtype_with, refuse_map, structure, unit_struct,
+        write_array_len, write_map_len, write_str, Entries, Fields, Variant,
+    };
+    pub use crate::de::{DeError, Deserializer};
+    pub use crate::error::EncodeError;
+    pub use core::mem::size_of;
+    pub use core::option::Option::{self, None, Some};
+    pub use core::result::Result::{self, Err, Ok};
+    pub use serde::de::Error as _;
+    pub type Vec<T> = alloc::vec::Vec<T>;
+
+    /// serde's error for a sequence `index` elements long where `expecting` needs more.
+    #[cold]
+    pub fn invalid_length(index: usize, expecting: &'static str) -> DeError {
+        serde::de::Error::invalid_length(index, &expecting)
+    }
+
+    /// serde's error for a struct's field its map leaves out.
+    #[cold]
+    pub fn missing_field(field: &'static str) -> DeError {
+        serde::de::Error::missing_field(field)
+    }
+
+    /// serde's error for a byte of a bin where a value other than an integer is expected.
+    #[cold]
+    pub fn invalid_byte(byte: u8, expecting: &'static str) -> DeError {
+        serde::de::Error::invalid_type(serde::de::Unexpected::Unsigned(u64::from(byte)), &expecting)
+    }
+
+    /// A variant index the enum's reader does not know: cannot happen, the index comes from
+    /// its own list of variants.
+    #[cold]
+    pub fn unknown_index() -> DeError {
+        serde::de::Error::custom("a variant index out of the enum's list")
+    }
+
+    /// The error for writing a skipped variant.
+    #[cold]
+    pub fn skipped_variant(message: &str) -> EncodeError {
+        EncodeError::custom(message.into())
+    }
+
+    /// serde's error for a struct's field named twice in its map.
+    #[cold]
+    pub fn duplicate_field(field: &'static str) -> DeError {
+        serde::de::Error::duplicate_field(field)
+    }
+}
+
+/// A visitor that refuses every item, as serde's derived visitors refuse what they do not
+/// take: the item's error made by serde's own default methods, naming `expecting`.
+struct Refuse<T>(&'static str, PhantomData<T>);
+
+impl<'de, T> Visitor<'de> for Refuse<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// The error for an item of the wrong kind, made by the serde path's own visit of it (an ext
+/// is charged first there, as on every path that reads one).
+#[cold]
+#[inline(never)]
+fn refuse<'de, T, const STRICT: bool>(
+    de: &mut Deserializer<'de, STRICT>,
+    item: super::item::Item<'de>,
+    expecting: &'static str,
+) -> Result<T, DeError> {
+    de.visit_item(Refuse(expecting, PhantomData), item, false)
+}
+
+/// The fields of a struct, tuple or tuple variant read from an array (or a bin's bytes), in
+/// order.
+pub struct Fields<'a, 'de, const STRICT: bool> {
+    de: &'a mut Deserializer<'de, STRICT>,
+    /// A bin's bytes still to hand out, when the fields come from a bin.
+    bytes: Option<core::slice::Iter<'de, u8>>,
+    /// How the elements are paid for: a struct's or tuple's from the size of the value its
+    /// fields are stored in (charged with its header), a tuple variant's as a collection's.
+    paid: FieldsPaid,
+}
+
+#[derive(Clone, Copy)]
+enum FieldsPaid {
+    Inline(Paid<true>),
+    Collection(Paid<false>),
+}
+
+impl<'de, const STRICT: bool> Fields<'_, 'de, STRICT> {
+    /// The next field, or `None` past the last element.
+    #[inline(always)]
+    pub fn element<T: Decode<'de>>(&mut self) -> Result<Option<T>, DeError> {
+        let count = match &self.bytes {
+            None => self.de.open.innermost,
+            Some(bytes) => bytes.len(),
+        };
+        if count == 0 {
+            return Ok(None);
+        }
+        match &mut self.paid {
+            FieldsPaid::Inline(paid) => paid.pay(self.de, size_of::<T>(), count)?,
+            FieldsPaid::Collection(paid) => paid.pay(self.de, size_of::<T>(), count)?,
+        }
+        match &mut self.bytes {
+            None => {
+                self.de.open.innermost = count.saturating_sub(1);
+                T::decode(self.de).map(Some)
+            }
+            Some(bytes) => match bytes.next() {
+                Some(&byte) => T::from_byte(byte).map(Some),
+                None => Ok(None),
+            },
+        }
+    }
+
+    /// The field at `index`, which must be there (`expecting` names the whole, with its
+    /// count: "struct S with 2 elements").
+    #[inline(always)]
+    pub fn field<T: Decode<'de>>(
+        &mut self,
+        index: usize,
+        expecting: &'static str,
+    ) -> Result<T, DeError> {
+        match self.element()? {
+            Some(value) => Ok(value),
+            None => Err(__private::invalid_length(index, expecting)),
+        }
+    }
+
+    /// The field at `index`, read by `read` (`#[hardpack(with = "..")]`); from a bin's byte,
+    /// refused.
+    #[inline(always)]
+    pub fn field_with<T>(
+        &mut self,
+        index: usize,
+        expecting: &'static str,
+        read: impl FnOnce(&mut Deserializer<'de, STRICT>) -> Result<T, DeError>,
+    ) -> Result<T, DeError> {
+        match self.next_with(read)? {
+            Some(value) => Ok(value),
+            None => Err(__private::invalid_length(index, expecting)),
+        }
+    }
+
+    /// The field read by `read`, or its default past the last element.
+    #[inline(always)]
+    pub fn field_with_or_default<T: Default>(
+        &mut self,
+        read: impl FnOnce(&mut Deserializer<'de, STRICT>) -> Result<T, DeError>,
+    ) -> Result<T, DeError> {
+        Ok(self.next_with(read)?.unwrap_or_default())
+    }
+
+    fn next_with<T>(
+        &mut self,
+        read: impl FnOnce(&mut Deserializer<'de, STRICT>) -> Result<T, DeError>,
+    ) -> Result<Option<T>, DeError> {
+        let count = self.left();
+        if count == 0 {
+            return Ok(None);
+        }
+        match &mut self.paid {
+            FieldsPaid::Inline(paid) => paid.pay(self.de, size_of::<T>(), count)?,
+            FieldsPaid::Collection(paid) => paid.pay(self.de, size_of::<T>(), count)?,
+        }
+        match &mut self.bytes {
+            None => {
+                self.de.open.innermost = count.saturating_sub(1);
+                read(self.de).map(Some)
+            }
+            Some(bytes) => match bytes.next() {
+                Some(&byte) => Err(__private::invalid_byte(
+                    byte,
+                    "a field read by its own function",
+                )),
+                None => Ok(None),
+            },
+        }
+    }
+
+    /// The field at `index`, or its default past the last element (`#[hardpack(default)]`).
+    #[inline(always)]
+    pub fn field_or_default<T: Decode<'de> + Default>(&mut self) -> Result<T, DeError> {
+        Ok(self.element()?.unwrap_or_default())
+    }
+
+    /// Elements (or bytes) the type did not read.
+    fn left(&self) -> usize {
+        match &self.bytes {
+            None => self.de.open.innermost,
+            Some(bytes) => bytes.len(),
+        }
+    }
+}
+
+/// The entries of a struct read from a map: each key read as one of the struct's field names
+/// (or its index among them), as serde's derived field identifier reads it.
+pub struct Entries<'a, 'de, const STRICT: bool> {
+    de: &'a mut Deserializer<'de, STRICT>,
+    fields: &'static [&'static str],
+    expected: usize,
+}
+
+impl<'de, const STRICT: bool> Entries<'_, 'de, STRICT> {
+    /// The next key: `Some(Some(i))` for the field at `i`, `Some(None)` for a key that names
+    /// none (its value is to be skipped), `None` past the last entry.
+    #[inline(always)]
+    pub fn next_key(&mut self) -> Result<Option<Option<usize>>, DeError> {
+        let items = self.de.open.innermost;
+        if items == 0 {
+            return Ok(None);
+        }
+        self.de.open.innermost = items.saturating_sub(1);
+        de::Deserializer::deserialize_identifier(
+            FieldKey {
+                de: self.de,
+                fields: self.fields,
+                expected: &mut self.expected,
+            },
+            FieldIndex(self.fields),
+        )
+        .map(Some)
+    }
+
+    /// The value of the entry whose key was read.
+    #[inline(always)]
+    pub fn value<T: Decode<'de>>(&mut self) -> Result<T, DeError> {
+        self.de.open.innermost = self.de.open.innermost.saturating_sub(1);
+        T::decode(self.de)
+    }
+
+    /// The value of the entry whose key was read, read by `read`.
+    #[inline(always)]
+    pub fn value_with<T>(
+        &mut self,
+        read: impl FnOnce(&mut Deserializer<'de, STRICT>) -> Result<T, DeError>,
+    ) -> Result<T, DeError> {
+        self.de.open.innermost = self.de.open.innermost.saturating_sub(1);
+        read(self.de)
+    }
+
+    /// Reads past the value of a key that names no field (read as serde's `IgnoredAny`).
+    pub fn skip_value(&mut self) -> Result<(), DeError> {
+        self.de.open.innermost = self.de.open.innermost.saturating_sub(1);
+        de::IgnoredAny::deserialize(&mut *self.de).map(|_| ())
+    }
+}
+
+/// serde's derived field identifier: a field's name (as a str or bytes) or its index; any
+/// other name or index is a field to ignore.
+struct FieldIndex(&'static [&'static str]);
+
+impl<'de> Visitor<'de> for FieldIndex {
+    type Value = Option<usize>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("field identifier")
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<usize>, E> {
+        Ok(usize::try_from(v).ok().filter(|&i| i < self.0.len()))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<usize>, E> {
+        Ok(self.0.iter().position(|name| *name == v))
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Option<usize>, E> {
+        Ok(self.0.iter().position(|name| name.as_bytes() == v))
+    }
+}
+
+/// Reads a struct, tuple struct or tuple (as `deserialize_struct` and `deserialize_tuple`
+/// read one): an array of its fields (`seq`), a map from their names (`map`, for a struct:
+/// which refuses one for a tuple), or a bin of their bytes; `size` (the value's) charged at its header.
+#[inline(always)]
+pub fn structure<'de, T, const STRICT: bool>(
+    de: &mut Deserializer<'de, STRICT>,
+    expecting: &'static str,
+    fields: &'static [&'static str],
+    size: usize,
+    seq: impl FnOnce(&mut Fields<'_, 'de, STRICT>) -> Result<T, DeError>,
+    map: impl FnOnce(&mut Entries<'_, 'de, STRICT>) -> Result<T, DeError>,
+) -> Result<T, DeError> {
+    let item = de.next_in_recursion()?;
+    let (offset, depth) = (item.offset, item.depth);
+    if !matches!(item.kind, Kind::Array | Kind::Map | Kind::Bin) {
+        return refuse(de, item, expecting);
+    }
+    de.charge_at(size, offset, depth)?;
+    let paid = FieldsPaid::Inline(Paid::inline(size));
+    let result = match item.kind {
+        Kind::Array => in_array(de, item.len(), paid, seq),
+        Kind::Bin => from_bin(de, item.bytes, paid, seq),
+        _ => in_map(de, item.len(), fields, map),
+    };
+    result.map_err(|e| e.placed(offset, depth))
+}
+
+/// The fields of an array of `len` elements, read by `seq`, which must read them all.
+#[inline(always)]
+fn in_array<'de, T, const STRICT: bool>(
+    de: &mut Deserializer<'de, STRICT>,
+    len: usize,
+    paid: FieldsPaid,
+    seq: impl FnOnce(&mut Fields<'_, 'de, STRICT>) -> Result<T, DeError>,
+) -> Result<T, DeError> {
+    let around = de.open.enter(len);
+    let mut fields = Fields {
+        de: &mut *de,
+        bytes: None,
+        paid,
+    };
+    let value = seq(&mut fields)?;
+    let left = fields.left();
+    if left > 0 {
+        drop(value);
+        return Err(de::Error::custom(format!(
+            "the array has {left} elements more than the type takes"
+        )));
+    }
+    de.open.leave(around);
+    if len > 0 {
+        de.close();
+    }
+    Ok(value)
+}
+
+/// The fields of a bin, one byte each.
+#[cold]
+fn from_bin<'de, T, const STRICT: bool>(
+    de: &mut Deserializer<'de, STRICT>,
+    bytes: &'de [u8],
+    paid: FieldsPaid,
+    seq: impl FnOnce(&mut Fields<'_, 'de, STRICT>) -> Result<T, DeError>,
+) -> Result<T, DeError> {
+    let mut fields = Fields {
+        de,
+        bytes: Some(bytes.iter()),
+        paid,
+    };
+    let value = seq(&mut fields)?;
+    let left = fields.left();
+    if left > 0 {
+        drop(value);
+        return Err(de::Error::custom(format!(
+            "the bin has {left} bytes more than the type takes"
+        )));
+    }
+    Ok(value)
+}
+
+/// The entries of a struct's map of `len` entries, read by `map`, which must read them all.
+#[inline(never)]
+fn in_map<'de, T, const STRICT: bool>(
+    de: &mut Deserializer<'de, STRICT>,
+    len: usize,
+    fields: &'static [&'static str],
+    map: impl FnOnce(&mut Entries<'_, 'de, STRICT>) -> Result<T, DeError>,
+) -> Result<T, DeError> {
+    let around = de.open.enter(len.saturating_mul(2));
+    let value = map(&mut Entries {
+        de: &mut *de,
+        fields,
+        expected: 0,
+    })?;
+    let items_left = de.open.innermost;
+    if items_left > 0 {
+        drop(value);
+        let message = if items_left % 2 == 1 {
+            "the type read a map key and not its value".to_string()
+        } else {
+            format!(
+                "the map has {} entries more than the type takes",
+                items_left / 2
+            )
+        };
+        return Err(de::Error::custom(message));
+    }
+    de.open.leave(around);
+    if len > 0 {
+        de.close();
+    }
+    Ok(value)
+}
+
+/// Reads a newtype struct: its content, as one more level of recursion.
+#[inline(always)]
+pub fn newtype<'de, T: Decode<'de>, const STRICT: bool>(
+    de: &mut Deserializer<'de, STRICT>,
+) -> Result<T, DeError> {
+    de.within_wrapper(|de| T::decode(de))
+}
+
+/// Reads a newtype struct whose content `read` reads (`#[hardpack(with = "..")]`).
+#[inline(always)]
+pub fn newtype_with<'de, T, const STRICT: bool>(
+    de: &mut Deserializer<'de, STRICT>,
+    read: impl FnOnce(&mut Deserializer<'de, STRICT>) -> Result<T, DeError>,
+) -> Result<T, DeError> {
+    de.within_wrapper(read)
+}
+
+/// Reads a unit struct: an empty array, or nil.
+pub fn unit_struct<const STRICT: bool>(
+    de: &mut Deserializer<'_, STRICT>,
+    expecting: &'static str,
+) -> Result<(), DeError> {
+    let item = de.next_in_recursion()?;
+    if item.kind == Kind::Array && item.len() == 0 {
+        return Ok(());
+    }
+    de.visit_item(UnitStruct(expecting), item, false)
+}
+
+/// serde's derived unit struct visitor: nil is the struct too.
+struct UnitStruct(&'static str);
+
+impl<'de> Visitor<'de> for UnitStruct {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+}
+
+/// One of an enum's variants, named by its index in `variants`, with its content still to
+/// read (none for a variant written as its name alone).
+pub struct Variant<'a, 'de, const STRICT: bool> {
+    /// `None` for a variant read from a str: only a unit variant takes that form.
+    de: Option<&'a mut Deserializer<'de, STRICT>>,
+}
+
+impl<'a, 'de, const STRICT: bool> Variant<'a, 'de, STRICT> {
+    /// A unit variant's content: nil.
+    #[inline(always)]
+    pub fn unit(self) -> Result<(), DeError> {
+        match self.de {
+            None => Ok(()),
+            Some(de) => {
+                de.open.innermost = de.open.innermost.saturating_sub(1);
+                <()>::deserialize(de)
+            }
+        }
+    }
+
+    /// A newtype variant's content.
+    #[inline(always)]
+    pub fn newtype<T: Decode<'de>>(self) -> Result<T, DeError> {
+        let de = self.content(&"newtype variant")?;
+        T::decode(de)
+    }
+
+    /// A newtype variant's content, read by `read`.
+    #[inline(always)]
+    pub fn newtype_with<T>(
+        self,
+        read: impl FnOnce(&mut Deserializer<'de, STRICT>) -> Result<T, DeError>,
+    ) -> Result<T, DeError> {
+        let de = self.content(&"newtype variant")?;
+        read(de)
+    }
+
+    /// A tuple variant's content: its fields, read by `seq` as a sequence's elements
+    /// (`expecting`: "tuple variant E::V").
+    #[inline(always)]
+    pub fn tuple<T>(
+        self,
+        expecting: &'static str,
+        seq: impl FnOnce(&mut Fields<'_, 'de, STRICT>) -> Result<T, DeError>,
+    ) -> Result<T, DeError> {
+        let de = self.content(&"tuple variant")?;
+        let item = de.next_in_recursion()?;
+        let (offset, depth) = (item.offset, item.depth);
+        let paid = FieldsPaid::Collection(Paid::nothing());
+        let result = match item.kind {
+            Kind::Array => in_array(de, item.len(), paid, seq),
+            Kind::Bin => from_bin(de, item.bytes, paid, seq),
+            Kind::Map => {
+                let _ = de.open.enter(item.len().saturating_mul(2));
+                Err(de::Error::invalid_type(de::Unexpected::Map, &expecting))
+            }
+            _ => return refuse(de, item, expecting),
+        };
+        result.map_err(|e| e.placed(offset, depth))
+    }
+
+    /// A struct variant's content, read as [`structure`] reads a struct (`size` the enum's).
+    #[inline(always)]
+    pub fn structure<T>(
+        self,
+        expecting: &'static str,
+        fields: &'static [&'static str],
+        size: usize,
+        seq: impl FnOnce(&mut Fields<'_, 'de, STRICT>) -> Result<T, DeError>,
+        map: impl FnOnce(&mut Entries<'_, 'de, STRICT>) -> Result<T, DeError>,
+    ) -> Result<T, DeError> {
+        let de = self.content(&"struct variant")?;
+        structure(de, expecting, fields, size, seq, map)
+    }
+
+    /// The deserializer at the variant's content, or serde's refusal of a variant other
+    /// than a unit one written as its name.
+    #[inline(always)]
+    fn content(
+        self,
+        form: &'static &'static str,
+    ) -> Result<&'a mut Deserializer<'de, STRICT>, DeError> {
+        match self.de {
+            Some(de) => {
+                de.open.innermost = de.open.innermost.saturating_sub(1);
+                Ok(de)
+            }
+            None => Err(de::Error::invalid_type(de::Unexpected::UnitVariant, form)),
+        }
+    }
+}
+
+/// Reads an enum (as `deserialize_enum` reads one): a str naming a unit variant, or a map of
+/// one entry from the variant (its name, or its index) to its content. `read` gets the
+/// variant's index and reads its content.
+#[inline(always)]
+pub fn enumeration<'de, T, const STRICT: bool>(
+    de: &mut Deserializer<'de, STRICT>,
+    variants: &'static [&'static str],
+    read: impl FnOnce(usize, Variant<'_, 'de, STRICT>) -> Result<T, DeError>,
+) -> Result<T, DeError> {
+    let item = de.next_in_recursion()?;
+    let (offset, depth) = (item.offset, item.depth);
+    let result = match item.kind {
+        Kind::Str => match variants.iter().position(|v| *v == item.text) {
+            Some(index) => read(index, Variant { de: None }),
+            None => Err(de::Error::unknown_variant(item.text, variants)),
+        },
+        Kind::Map if item.len() == 1 => {
+            let around = de.open.enter(2);
+            de.open.innermost = de.open.innermost.saturating_sub(1);
+            let index = de::Deserializer::deserialize_identifier(&mut *de, VariantIndex(variants))?;
+            let value = read(index, Variant { de: Some(&mut *de) })?;
+            de.open.leave(around);
+            de.close();
+            Ok(value)
+        }
+        _ => Err(de::Error::custom(format!(
+            "expected an enum (a str, or a map of one entry), found {}",
+            item.describe()
+        ))),
+    };
+    result.map_err(|e| e.placed(offset, depth))
+}
+
+/// serde's derived variant identifier: a variant's name (as a str or bytes) or its index.
+struct VariantIndex(&'static [&'static str]);
+
+impl<'de> Visitor<'de> for VariantIndex {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("variant identifier")
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<usize, E> {
+        match usize::try_from(v) {
+            Ok(i) if i < self.0.len() => Ok(i),
+            _ => Err(E::invalid_value(
+                de::Unexpected::Unsigned(v),
+                &VariantRange(self.0.len()),
+            )),
+        }
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<usize, E> {
+        self.0
+            .iter()
+            .position(|name| *name == v)
+            .ok_or_else(|| E::unknown_variant(v, self.0))
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<usize, E> {
+        match self.0.iter().position(|name| name.as_bytes() == v) {
+            Some(i) => Ok(i),
+            None => Err(E::unknown_variant(&String::from_utf8_lossy(v), self.0)),
+        }
+    }
+}
+
+/// serde's expectation of a variant index: "variant index 0 <= i < N".
+struct VariantRange(usize);
+
+impl de::Expected for VariantRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "variant index 0 <= i < {}", self.0)
+    }
+}
+
+/// The element `byte` of a bin read as a sequence, for a type read from an integer: what
+/// serde's `Deserialize` makes of the byte.
+pub fn bin_element<'de, T: Deserialize<'de>>(byte: u8) -> Result<T, DeError> {
+    T::deserialize(IntoDeserializer::<DeError>::into_deserializer(byte))
+}
+
+/// Writes an array header for `len` elements.
+#[inline(always)]
+pub fn write_array_len(len: usize, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    header::write_array_len(wire_len(LengthOf::Array, len)?, out);
+    Ok(())
+}
+
+/// Writes a map header for `len` entries.
+#[inline(always)]
+pub fn write_map_len(len: usize, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    header::write_map_len(wire_len(LengthOf::Map, len)?, out);
+    Ok(())
+}
+
+/// Writes a str.
+#[inline(always)]
+pub fn write_str(text: &str, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    header::write_str(text, wire_len(LengthOf::Str, text.len())?, out);
+    Ok(())
+}
+
+// The standard types.
+
+/// Leaves: read by their serde `Deserialize` on the same deserializer.
+macro_rules! leaf_decode {
+    ($($ty:ty),* $(,)?) => {
+        $(
+            impl<'de> Decode<'de> for $ty {
+                #[inline(always)]
+                fn decode<const STRICT: bool>(
+                    de: &mut Deserializer<'de, STRICT>,
+                ) -> Result<Self, DeError> {
+                    <$ty as Deserialize<'de>>::deserialize(de)
+                }
+
+                fn from_byte(byte: u8) -> Result<Self, DeError> {
+                    bin_element(byte)
+                }
+            }
+        )*
+    };
+}
+
+leaf_decode!(
+    bool,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    f32,
+    f64,
+    char,
+    String,
+    ()
+);
+
+impl<'de: 'a, 'a> Decode<'de> for &'a str {
+    #[inline(always)]
+    fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError> {
+        <&str>::deserialize(de)
+    }
+
+    fn from_byte(byte: u8) -> Result<Self, DeError> {
+        bin_element(byte)
+    }
+}
+
+impl<'de: 'a, 'a> Decode<'de> for &'a [u8] {
+    #[inline(always)]
+    fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError> {
+        <&[u8]>::deserialize(de)
+    }
+
+    fn from_byte(byte: u8) -> Result<Self, DeError> {
+        bin_element(byte)
+    }
+}
+
+impl<'de, T: Decode<'de>> Decode<'de> for Option<T> {
+    #[inline(always)]
+    fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError> {
+        // As `deserialize_option`: a look at the marker, not a read.
+        if de.reader.cursor().peek_u8() == Some(marker::NIL) {
+            de.next_in_recursion()?;
+            return Ok(None);
+        }
+        de.within_wrapper(|de| T::decode(de)).map(Some)
+    }
+
+    fn from_byte(byte: u8) -> Result<Self, DeError> {
+        Err(de::Error::invalid_type(
+            de::Unexpected::Unsigned(u64::from(byte)),
+            &"option",
+        ))
+    }
+
+    fn missing(_field: &'static str) -> Result<Self, DeError> {
+        Ok(None)
+    }
+}
+
+impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
+    #[inline(always)]
+    fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError> {
+        T::decode(de).map(Box::new)
+    }
+
+    fn from_byte(byte: u8) -> Result<Self, DeError> {
+        T::from_byte(byte).map(Box::new)
+    }
+
+    fn missing(field: &'static str) -> Result<Self, DeError> {
+        T::missing(field).map(Box::new)
+    }
+}
+
+/// serde's cap on what a collection reserves from its size hint: 1 MiB of elements.
+fn cautious<T>(hint: usize) -> usize {
+    const MAX_PREALLOC_BYTES: usize = 1024 * 1024;
+    MAX_PREALLOC_BYTES
+        .checked_div(size_of::<T>())
+        .map_or(0, |most| hint.min(most))
+}
+
+impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
+    /// As `deserialize_seq` and serde's `Vec` visitor read it: the elements of an array (or
+    /// the bytes of a bin), each paid for as a collection's element.
+    fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError> {
+        let item = de.next_in_recursion()?;
+        let (offset, depth) = (item.offset, item.depth);
+        let bytes = match item.kind {
+            Kind::Array => None,
+            Kind::Bin => Some(item.bytes),
+            Kind::Map => {
+                let _ = de.open.enter(item.len().saturating_mul(2));
+                return Err(de::Error::invalid_type(de::Unexpected::Map, &"a sequence"))
+                    .map_err(|e: DeError| e.placed(offset, depth));
+            }
+            _ => return refuse(de, item, "a sequence"),
+        };
+        let paid = FieldsPaid::Collection(Paid::nothing());
+        let read = |fields: &mut Fields<'_, 'de, STRICT>| {
+            let hint = match &fields.bytes {
+                None => fields.de.hint(fields.de.open.innermost),
+                Some(bytes) => bytes
+                    .len()
+                    .min(fields.de.budget.left() / super::HINT_ELEMENT_BYTES),
+            };
+            let mut values = Vec::with_capacity(cautious::<T>(hint));
+            while let Some(value) = fields.element()? {
+                values.push(value);
+            }
+            Ok(values)
+        };
+        let result = match bytes {
+            None => in_array(de, item.len(), paid, read),
+            Some(bytes) => from_bin(de, bytes, paid, read),
+        };
+        result.map_err(|e| e.placed(offset, depth))
+    }
+
+    fn from_byte(byte: u8) -> Result<Self, DeError> {
+        Err(de::Error::invalid_type(
+            de::Unexpected::Unsigned(u64::from(byte)),
+            &"a sequence",
+        ))
+    }
+}
+
+/// Tuples: read as `deserialize_tuple` reads them, as a struct of their elements.
+macro_rules! tuple_decode {
+    ($len:literal => $($name:ident $index:tt)+) => {
+        impl<'de, $($name: Decode<'de>),+> Decode<'de> for ($($name,)+) {
+            fn decode<const STRICT: bool>(
+                de: &mut Deserializer<'de, STRICT>,
+            ) -> Result<Self, DeError> {
+                const EXPECTING: &str = concat!("a tuple of size ", $len);
+                structure(
+                    de,
+                    EXPECTING,
+                    &[],
+                    size_of::<Self>(),
+                    |fields| Ok(($(fields.field::<$name>($index, EXPECTING)?,)+)),
+                    |_| refuse_map(EXPECTING),
+                )
+            }
+
+            fn from_byte(byte: u8) -> Result<Self, DeError> {
+                Err(__private::invalid_byte(byte, concat!("a tuple of size ", $len)))
+            }
+        }
+    };
+}
+
+/// What a tuple, tuple struct or sequence makes of a map: serde's default refusal.
+#[cold]
+pub fn refuse_map<T>(expecting: &'static str) -> Result<T, DeError> {
+    Err(de::Error::invalid_type(de::Unexpected::Map, &expecting))
+}
+
+tuple_decode!(1 => A 0);
+tuple_decode!(2 => A 0 B 1);
+tuple_decode!(3 => A 0 B 1 C 2);
+tuple_decode!(4 => A 0 B 1 C 2 D 3);
+tuple_decode!(5 => A 0 B 1 C 2 D 3 E 4);
+tuple_decode!(6 => A 0 B 1 C 2 D 3 E 4 F 5);
+
+/// Maps: read as `deserialize_map` and serde's map visitors read them, each key and value
+/// paid for at twice its size (a table's slots).
+macro_rules! map_decode {
+    ($map:ident, $($bound:path),*) => {
+        impl<'de, K: Decode<'de> $(+ $bound)*, V: Decode<'de>> Decode<'de>
+            for alloc::collections::$map<K, V>
+        {
+            fn decode<const STRICT: bool>(
+                de: &mut Deserializer<'de, STRICT>,
+            ) -> Result<Self, DeError> {
+                read_map(de, |map| {
+                    let mut values = Self::new();
+                    while let Some((key, value)) = map.next_entry::<K, V>()? {
+                        values.insert(key, value);
+                    }
+                    Ok(values)
+                })
+            }
+        }
+    };
+}
+
+map_decode!(BTreeMap, Ord);
+
+#[cfg(feature = "std")]
+impl<'de, K, V, S> Decode<'de> for std::collections::HashMap<K, V, S>
+where
+    K: Decode<'de> + Eq + core::hash::Hash,
+    V: Decode<'de>,
+    S: core::hash::BuildHasher + Default,
+{
+    fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError> {
+        read_map(de, |map| {
+            let hint = map.de.hint(map.de.open.innermost / 2);
+            let mut values = std::collections::HashMap::with_capacity_and_hasher(
+                cautious::<(K, V)>(hint),
+                S::default(),
+            );
+            while let Some((key, value)) = map.next_entry::<K, V>()? {
+                values.insert(key, value);
+            }
+            Ok(values)
+        })
+    }
+}
+
+/// The entries of a map collection.
+pub struct MapEntries<'a, 'de, const STRICT: bool> {
+    de: &'a mut Deserializer<'de, STRICT>,
+    keys: Paid<false>,
+    values: Paid<false>,
+}
+
+impl<'de, const STRICT: bool> MapEntries<'_, 'de, STRICT> {
+    /// The next entry, or `None` past the last.
+    #[inline(always)]
+    pub fn next_entry<K: Decode<'de>, V: Decode<'de>>(
+        &mut self,
+    ) -> Result<Option<(K, V)>, DeError> {
+        let items = self.de.open.innermost;
+        if items == 0 {
+            return Ok(None);
+        }
+        self.de.open.innermost = items.saturating_sub(1);
+        let count = items.div_ceil(2);
+        self.keys
+            .pay(self.de, size_of::<K>().saturating_mul(2), count)?;
+        let key = K::decode(self.de)?;
+        let items = self.de.open.innermost;
+        self.de.open.innermost = items.saturating_sub(1);
+        let count = items.div_ceil(2);
+        self.values
+            .pay(self.de, size_of::<V>().saturating_mul(2), count)?;
+        let value = V::decode(self.de)?;
+        Ok(Some((key, value)))
+    }
+}
+
+fn read_map<'de, T, const STRICT: bool>(
+    de: &mut Deserializer<'de, STRICT>,
+    read: impl FnOnce(&mut MapEntries<'_, 'de, STRICT>) -> Result<T, DeError>,
+) -> Result<T, DeError> {
+    let item = de.next_in_recursion()?;
+    let (offset, depth) = (item.offset, item.depth);
+    if item.kind != Kind::Map {
+        return refuse(de, item, "a map");
+    }
+    let len = item.len();
+    let around = de.open.enter(len.saturating_mul(2));
+    let value = read(&mut MapEntries {
+        de: &mut *de,
+        keys: Paid::nothing(),
+        values: Paid::nothing(),
+    })
+    .map_err(|e| e.placed(offset, depth))?;
+    de.open.leave(around);
+    if len > 0 {
+        de.close();
+    }
+    Ok(value)
+}
+
+// Encoding: as `Serializer` writes each type.
+
+macro_rules! uint_encode {
+    ($($ty:ty),*) => {
+        $(
+            impl Encode for $ty {
+                #[inline(always)]
+                fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+                    header::write_uint(*self as u64, out);
+                    Ok(())
+                }
+            }
+        )*
+    };
+}
+
+uint_encode!(u16, u32, u64, usize);
+
+macro_rules! int_encode {
+    ($($ty:ty),*) => {
+        $(
+            impl Encode for $ty {
+                #[inline(always)]
+                fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+                    let v = *self as i64;
+                    match u64::try_from(v) {
+                        Ok(u) => header::write_uint(u, out),
+                        Err(_) => header::write_negative(v, out),
+                    }
+                    Ok(())
+                }
+            }
+        )*
+    };
+}
+
+int_encode!(i8, i16, i32, i64, isize);
+
+impl Encode for u8 {
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        header::write_u8(*self, out);
+        Ok(())
+    }
+}
+
+impl Encode for bool {
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        header::write_bool(*self, out);
+        Ok(())
+    }
+}
+
+impl Encode for f32 {
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        header::write_f32(*self, out);
+        Ok(())
+    }
+}
+
+impl Encode for f64 {
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        header::write_f64(*self, out);
+        Ok(())
+    }
+}
+
+impl Encode for u128 {
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.to_be_bytes().as_slice().encode(out)
+    }
+}
+
+impl Encode for i128 {
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.to_be_bytes().as_slice().encode(out)
+    }
+}
+
+impl Encode for char {
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        write_str(self.encode_utf8(&mut [0; 4]), out)
+    }
+}
+
+impl Encode for str {
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        write_str(self, out)
+    }
+}
+
+impl Encode for String {
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        write_str(self, out)
+    }
+}
+
+/// A bin (what `&[u8]` decodes from; serde's own `[u8]` writes an array of integers, which
+/// its `&[u8]` does not read back: this is `serde_bytes`'s form).
+impl Encode for [u8] {
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        header::write_bin_len(wire_len(LengthOf::Bin, self.len())?, out);
+        out.extend_from_slice(self);
+        Ok(())
+    }
+}
+
+impl Encode for () {
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        header::write_nil(out);
+        Ok(())
+    }
+}
+
+impl<T: Encode + ?Sized> Encode for &T {
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        (**self).encode(out)
+    }
+}
+
+impl<T: Encode + ?Sized> Encode for Box<T> {
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        (**self).encode(out)
+    }
+}
+
+impl<T: Encode> Encode for Option<T> {
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        match self {
+            None => {
+                header::write_nil(out);
+                Ok(())
+            }
+            Some(value) => value.encode(out),
+        }
+    }
+}
+
+impl<T: Encode> Encode for Vec<T> {
+    #[inline]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        write_array_len(self.len(), out)?;
+        self.iter().try_for_each(|value| value.encode(out))
+    }
+}
+
+macro_rules! tuple_encode {
+    ($len:literal => $($name:ident $index:tt)+) => {
+        impl<$($name: Encode),+> Encode for ($($name,)+) {
+            #[inline]
+            fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+                write_array_len($len, out)?;
+                $(self.$index.encode(out)?;)+
+                Ok(())
+            }
+        }
+    };
+}
+
+tuple_encode!(1 => A 0);
+tuple_encode!(2 => A 0 B 1);
+tuple_encode!(3 => A 0 B 1 C 2);
+tuple_encode!(4 => A 0 B 1 C 2 D 3);
+tuple_encode!(5 => A 0 B 1 C 2 D 3 E 4);
+tuple_encode!(6 => A 0 B 1 C 2 D 3 E 4 F 5);
+
+impl<K: Encode, V: Encode> Encode for alloc::collections::BTreeMap<K, V> {
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        write_map_len(self.len(), out)?;
+        for (key, value) in self {
+            key.encode(out)?;
+            value.encode(out)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "std")]
+impl<K: Encode, V: Encode, S> Encode for std::collections::HashMap<K, V, S> {
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        write_map_len(self.len(), out)?;
+        for (key, value) in self {
+            key.encode(out)?;
+            value.encode(out)?;
+        }
+        Ok(())
+    }
+}
