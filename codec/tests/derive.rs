@@ -308,3 +308,152 @@ proptest! {
         all_agree(&doc);
     }
 }
+
+// The attacks themselves, on the derive path: the outcome and its cost.
+
+/// The heap this thread holds, and the most it held: what a decode on it took from the
+/// allocator.
+mod counting {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    thread_local! {
+        static LIVE: Cell<usize> = const { Cell::new(0) };
+        static PEAK: Cell<usize> = const { Cell::new(0) };
+    }
+
+    fn grow(bytes: usize) {
+        let _ = LIVE.try_with(|live| {
+            live.set(live.get().saturating_add(bytes));
+            let _ = PEAK.try_with(|peak| peak.set(peak.get().max(live.get())));
+        });
+    }
+
+    fn shrink(bytes: usize) {
+        let _ = LIVE.try_with(|live| live.set(live.get().saturating_sub(bytes)));
+    }
+
+    pub struct Counting;
+
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            grow(layout.size());
+            unsafe { System.alloc(layout) }
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            shrink(layout.size());
+            unsafe { System.dealloc(ptr, layout) }
+        }
+
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            // Counted as a move: the new block beside the old one, then the old one freed.
+            grow(new_size);
+            shrink(layout.size());
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+
+    /// Runs `f`, and returns what it returned and the most heap this thread held above what
+    /// it held before.
+    pub fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+        let before = LIVE.with(Cell::get);
+        PEAK.with(|peak| peak.set(before));
+        let out = f();
+        (out, PEAK.with(Cell::get) - before)
+    }
+}
+
+#[global_allocator]
+static COUNTING: counting::Counting = counting::Counting;
+
+use counting::peak_of;
+
+/// `levels` of `{"Boxed": ..}` around `"Leaf"`: 7 bytes a level.
+fn boxed(levels: usize) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(levels * 7 + 5);
+    for _ in 0..levels {
+        bytes.extend(b"\x81\xa5Boxed");
+    }
+    bytes.extend(b"\xa4Leaf");
+    bytes
+}
+
+#[test]
+fn ten_million_levels_are_refused_at_the_depth_limit_on_a_256_kib_stack() {
+    // The README's safe max_depth for a 256 KiB thread: 32 in a debug build, 128 in release.
+    let max_depth = if cfg!(debug_assertions) { 32 } else { 128 };
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            let decoder = Decoder::new(Limits::default().with(Limit::Depth, max_depth));
+            let bomb = boxed(10_000_000);
+            let (result, allocated) = peak_of(|| decoder.from_slice_derived::<Tree>(&bomb));
+            let err = result.unwrap_err();
+            assert_eq!(err.limit(), Some(Limit::Depth), "{err}");
+            // Refused where the first map past the limit starts.
+            assert_eq!(err.offset(), max_depth * 7, "{err}");
+            assert_eq!(err.depth(), max_depth);
+            // Nothing is boxed before its content is read whole: the error is all it holds.
+            assert!(allocated < 1024, "{allocated} bytes held");
+            let fits = boxed(max_depth);
+            assert!(decoder.from_slice_derived::<Tree>(&fits).is_ok());
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn a_4_gib_length_claim_is_refused_before_anything_is_reserved() {
+    // An array claiming 2^32 - 1 elements, with one byte after it.
+    let bytes = [0xdd, 0xff, 0xff, 0xff, 0xff, 0x90];
+    let (result, allocated) =
+        peak_of(|| hardpack::derive::from_slice::<Vec<(u64, u64, u64, u64)>>(&bytes));
+    let err = result.unwrap_err();
+    assert_eq!(err.limit(), Some(Limit::ArrayLen), "{err}");
+    assert_eq!(err.offset(), 0);
+    assert!(allocated < 1024, "{allocated} bytes held");
+}
+
+#[test]
+fn a_million_element_claim_past_the_budget_reserves_at_most_serdes_cap() {
+    // A million nils (the input holds them), read as 40-byte elements under a 1 MiB budget:
+    // the first element charges all of them and is refused. What was reserved first is what
+    // serde's Vec reserves from the size hint, which the budget bounds (1 MiB / 64 elements).
+    let mut bytes = vec![0xdd, 0x00, 0x0f, 0x42, 0x40];
+    bytes.extend(std::iter::repeat_n(0xc0, 1_000_000));
+    let decoder = Decoder::new(Limits::default().with(Limit::AllocBytes, 1 << 20));
+    let (result, allocated) =
+        peak_of(|| decoder.from_slice_derived::<Vec<Option<(u64, u64, u64, u64)>>>(&bytes));
+    let err = result.unwrap_err();
+    assert_eq!(err.limit(), Some(Limit::AllocBytes), "{err}");
+    assert_eq!(err.offset(), 5, "refused at the first element: {err}");
+    assert!(allocated <= (1 << 20) + 1024, "{allocated} bytes held");
+    assert_eq!(
+        decoder.from_slice::<Vec<Option<(u64, u64, u64, u64)>>>(&bytes),
+        Err(err)
+    );
+}
+
+#[test]
+fn a_million_empty_maps_decode_within_the_typed_heap_bound() {
+    let mut bytes = vec![0xdd, 0x00, 0x0f, 0x42, 0x40];
+    bytes.extend(std::iter::repeat_n(0x80, 1_000_000));
+    // 24 MB of 24-byte slots charged, under a 32 MiB budget: the typed path's documented
+    // bound is twice the budget, and serde's 1 MiB size-hint reservation per open collection.
+    let decoder = Decoder::new(Limits::default().with(Limit::AllocBytes, 32 << 20));
+    let started = std::time::Instant::now();
+    let (result, held) =
+        peak_of(|| decoder.from_slice_derived::<Vec<BTreeMap<String, u8>>>(&bytes));
+    assert_eq!(result.unwrap().len(), 1_000_000);
+    assert!(held <= (64 << 20) + (1 << 20), "{held} bytes held");
+    // A generous bound for a shared 2-core machine, in a debug build.
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    // 4 bytes under the charge, it is refused.
+    let decoder = Decoder::new(Limits::default().with(Limit::AllocBytes, 24_000_000 - 4));
+    let err = decoder
+        .from_slice_derived::<Vec<BTreeMap<String, u8>>>(&bytes)
+        .unwrap_err();
+    assert_eq!(err.limit(), Some(Limit::AllocBytes), "{err}");
+}
