@@ -26,6 +26,8 @@ struct Wide<'a> {
     tuple: (u8, char),
     nothing: (),
     wide: i128,
+    uuid: [u32; 4],
+    empty: [u8; 0],
 }
 
 #[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone)]
@@ -101,6 +103,8 @@ fn wide(depth: usize) -> Wide<'static> {
         tuple: (7, 'é'),
         nothing: (),
         wide: -(1 << 100),
+        uuid: [1, 2, 70000, u32::MAX],
+        empty: [],
     }
 }
 

@@ -139,7 +139,7 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
                     (
                         quote! {
                             let (__expecting, __fields, __seq, __map) = #read;
-                            #p::structure(__de, __expecting, __fields, #p::size_of::<Self>(), __seq, __map)
+                            #p::structure(__de, &__expecting, __fields, #p::size_of::<Self>(), __seq, __map)
                         },
                         expecting,
                     )
@@ -159,8 +159,8 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
                     let seq = read_tuple(&quote!(#name), &fields, &expecting)?;
                     (
                         quote! {
-                            #p::structure(__de, #expecting, &[], #p::size_of::<Self>(), #seq,
-                                |_| #p::refuse_map(#expecting))
+                            #p::structure(__de, &#expecting, &[], #p::size_of::<Self>(), #seq,
+                                |_| #p::refuse_map(&#expecting))
                         },
                         expecting,
                     )
@@ -206,14 +206,14 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
                     Fields::Unnamed(_) => {
                         let expecting = format!("tuple variant {described}");
                         let seq = read_tuple(&path, &fields, &expecting)?;
-                        quote!(__variant.tuple(#expecting, #seq))
+                        quote!(__variant.tuple(&#expecting, #seq))
                     }
                     Fields::Named(_) => {
                         let expecting = format!("struct variant {described}");
                         let read = read_structure(&path, &fields, &expecting)?;
                         quote! {{
                             let (__expecting, __fields, __seq, __map) = #read;
-                            __variant.structure(__expecting, __fields, #p::size_of::<Self>(), __seq, __map)
+                            __variant.structure(&__expecting, __fields, #p::size_of::<Self>(), __seq, __map)
                         }}
                     }
                 };
@@ -248,7 +248,7 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
             }
 
             fn from_byte(__byte: u8) -> #p::Result<Self, #p::DeError> {
-                #p::Err(#p::invalid_byte(__byte, #expecting))
+                #p::Err(#p::invalid_byte(__byte, &#expecting))
             }
         }
     })
@@ -260,10 +260,10 @@ fn read_element(field: &Field, index: usize, expecting_len: &str) -> TokenStream
     let ty = &field.ty;
     match (&field.attrs.with, field.attrs.default) {
         (Some(with), false) => {
-            quote!(__fields.field_with(#index, #expecting_len, |__de| #with::decode(__de))?)
+            quote!(__fields.field_with(#index, &#expecting_len, |__de| #with::decode(__de))?)
         }
         (Some(with), true) => quote!(__fields.field_with_or_default(|__de| #with::decode(__de))?),
-        (None, false) => quote!(__fields.field::<#ty>(#index, #expecting_len)?),
+        (None, false) => quote!(__fields.field::<#ty>(#index, &#expecting_len)?),
         (None, true) => quote!(__fields.field_or_default::<#ty>()?),
     }
 }

@@ -140,8 +140,8 @@ pub mod __private {
 
     /// serde's error for a sequence `index` elements long where `expecting` needs more.
     #[cold]
-    pub fn invalid_length(index: usize, expecting: &'static str) -> DeError {
-        serde::de::Error::invalid_length(index, &expecting)
+    pub fn invalid_length(index: usize, expecting: &dyn serde::de::Expected) -> DeError {
+        serde::de::Error::invalid_length(index, expecting)
     }
 
     /// serde's error for a struct's field its map leaves out.
@@ -152,8 +152,8 @@ pub mod __private {
 
     /// serde's error for a byte of a bin where a value other than an integer is expected.
     #[cold]
-    pub fn invalid_byte(byte: u8, expecting: &'static str) -> DeError {
-        serde::de::Error::invalid_type(serde::de::Unexpected::Unsigned(u64::from(byte)), &expecting)
+    pub fn invalid_byte(byte: u8, expecting: &dyn serde::de::Expected) -> DeError {
+        serde::de::Error::invalid_type(serde::de::Unexpected::Unsigned(u64::from(byte)), expecting)
     }
 
     /// A variant index the enum's reader does not know: cannot happen, the index comes from
@@ -178,13 +178,13 @@ pub mod __private {
 
 /// A visitor that refuses every item, as serde's derived visitors refuse what they do not
 /// take: the item's error made by serde's own default methods, naming `expecting`.
-struct Refuse<T>(&'static str, PhantomData<T>);
+struct Refuse<'e, T>(&'e dyn de::Expected, PhantomData<T>);
 
-impl<'de, T> Visitor<'de> for Refuse<T> {
+impl<'de, T> Visitor<'de> for Refuse<'_, T> {
     type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0)
+        self.0.fmt(f)
     }
 }
 
@@ -195,7 +195,7 @@ impl<'de, T> Visitor<'de> for Refuse<T> {
 fn refuse<'de, T, const STRICT: bool>(
     de: &mut Deserializer<'de, STRICT>,
     item: super::item::Item<'de>,
-    expecting: &'static str,
+    expecting: &dyn de::Expected,
 ) -> Result<T, DeError> {
     de.visit_item(Refuse(expecting, PhantomData), item, false)
 }
@@ -250,7 +250,7 @@ impl<'de, const STRICT: bool> Fields<'_, 'de, STRICT> {
     pub fn field<T: Decode<'de>>(
         &mut self,
         index: usize,
-        expecting: &'static str,
+        expecting: &dyn de::Expected,
     ) -> Result<T, DeError> {
         match self.element()? {
             Some(value) => Ok(value),
@@ -264,7 +264,7 @@ impl<'de, const STRICT: bool> Fields<'_, 'de, STRICT> {
     pub fn field_with<T>(
         &mut self,
         index: usize,
-        expecting: &'static str,
+        expecting: &dyn de::Expected,
         read: impl FnOnce(&mut Deserializer<'de, STRICT>) -> Result<T, DeError>,
     ) -> Result<T, DeError> {
         match self.next_with(read)? {
@@ -302,7 +302,7 @@ impl<'de, const STRICT: bool> Fields<'_, 'de, STRICT> {
             Some(bytes) => match bytes.next() {
                 Some(&byte) => Err(__private::invalid_byte(
                     byte,
-                    "a field read by its own function",
+                    &"a field read by its own function",
                 )),
                 None => Ok(None),
             },
@@ -407,7 +407,7 @@ impl<'de> Visitor<'de> for FieldIndex {
 #[inline(always)]
 pub fn structure<'de, T, const STRICT: bool>(
     de: &mut Deserializer<'de, STRICT>,
-    expecting: &'static str,
+    expecting: &dyn de::Expected,
     fields: &'static [&'static str],
     size: usize,
     seq: impl FnOnce(&mut Fields<'_, 'de, STRICT>) -> Result<T, DeError>,
@@ -601,7 +601,7 @@ impl<'a, 'de, const STRICT: bool> Variant<'a, 'de, STRICT> {
     #[inline(always)]
     pub fn tuple<T>(
         self,
-        expecting: &'static str,
+        expecting: &dyn de::Expected,
         seq: impl FnOnce(&mut Fields<'_, 'de, STRICT>) -> Result<T, DeError>,
     ) -> Result<T, DeError> {
         let de = self.content(&"tuple variant")?;
@@ -613,7 +613,7 @@ impl<'a, 'de, const STRICT: bool> Variant<'a, 'de, STRICT> {
             Kind::Bin => from_bin(de, item.bytes, paid, seq),
             Kind::Map => {
                 let _ = de.open.enter(item.len().saturating_mul(2));
-                Err(de::Error::invalid_type(de::Unexpected::Map, &expecting))
+                Err(de::Error::invalid_type(de::Unexpected::Map, expecting))
             }
             _ => return refuse(de, item, expecting),
         };
@@ -624,7 +624,7 @@ impl<'a, 'de, const STRICT: bool> Variant<'a, 'de, STRICT> {
     #[inline(always)]
     pub fn structure<T>(
         self,
-        expecting: &'static str,
+        expecting: &dyn de::Expected,
         fields: &'static [&'static str],
         size: usize,
         seq: impl FnOnce(&mut Fields<'_, 'de, STRICT>) -> Result<T, DeError>,
@@ -880,7 +880,7 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
                 return Err(de::Error::invalid_type(de::Unexpected::Map, &"a sequence"))
                     .map_err(|e: DeError| e.placed(offset, depth));
             }
-            _ => return refuse(de, item, "a sequence"),
+            _ => return refuse(de, item, &"a sequence"),
         };
         let paid = FieldsPaid::Collection(Paid::nothing());
         let read = |fields: &mut Fields<'_, 'de, STRICT>| {
@@ -921,16 +921,16 @@ macro_rules! tuple_decode {
                 const EXPECTING: &str = concat!("a tuple of size ", $len);
                 structure(
                     de,
-                    EXPECTING,
+                    &EXPECTING,
                     &[],
                     size_of::<Self>(),
-                    |fields| Ok(($(fields.field::<$name>($index, EXPECTING)?,)+)),
-                    |_| refuse_map(EXPECTING),
+                    |fields| Ok(($(fields.field::<$name>($index, &EXPECTING)?,)+)),
+                    |_| refuse_map(&EXPECTING),
                 )
             }
 
             fn from_byte(byte: u8) -> Result<Self, DeError> {
-                Err(__private::invalid_byte(byte, concat!("a tuple of size ", $len)))
+                Err(__private::invalid_byte(byte, &concat!("a tuple of size ", $len)))
             }
         }
     };
@@ -938,8 +938,8 @@ macro_rules! tuple_decode {
 
 /// What a tuple, tuple struct or sequence makes of a map: serde's default refusal.
 #[cold]
-pub fn refuse_map<T>(expecting: &'static str) -> Result<T, DeError> {
-    Err(de::Error::invalid_type(de::Unexpected::Map, &expecting))
+pub fn refuse_map<T>(expecting: &dyn de::Expected) -> Result<T, DeError> {
+    Err(de::Error::invalid_type(de::Unexpected::Map, expecting))
 }
 
 tuple_decode!(1 => A 0);
@@ -948,6 +948,52 @@ tuple_decode!(3 => A 0 B 1 C 2);
 tuple_decode!(4 => A 0 B 1 C 2 D 3);
 tuple_decode!(5 => A 0 B 1 C 2 D 3 E 4);
 tuple_decode!(6 => A 0 B 1 C 2 D 3 E 4 F 5);
+
+/// serde's expectation of an array: "an array of length N" ("an empty array" for none).
+struct ArrayOf(usize);
+
+impl de::Expected for ArrayOf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            0 => f.write_str("an empty array"),
+            n => write!(f, "an array of length {n}"),
+        }
+    }
+}
+
+/// Arrays: read as serde's arrays are (`deserialize_tuple`), element by element, into an
+/// array of defaults (without `unsafe`, an array cannot be built a fallible element at a time).
+impl<'de, T: Decode<'de> + Default, const N: usize> Decode<'de> for [T; N] {
+    fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError> {
+        let expecting = ArrayOf(N);
+        structure(
+            de,
+            &expecting,
+            &[],
+            size_of::<Self>(),
+            |fields| {
+                let mut read: [T; N] = core::array::from_fn(|_| T::default());
+                for (index, slot) in read.iter_mut().enumerate() {
+                    *slot = fields.field(index, &expecting)?;
+                }
+                Ok(read)
+            },
+            |_| refuse_map(&expecting),
+        )
+    }
+
+    fn from_byte(byte: u8) -> Result<Self, DeError> {
+        Err(__private::invalid_byte(byte, &ArrayOf(N)))
+    }
+}
+
+impl<T: Encode, const N: usize> Encode for [T; N] {
+    #[inline]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        write_array_len(N, out)?;
+        self.iter().try_for_each(|value| value.encode(out))
+    }
+}
 
 /// Maps: read as `deserialize_map` and serde's map visitors read them, each key and value
 /// paid for at twice its size (a table's slots).
@@ -1034,7 +1080,7 @@ fn read_map<'de, T, const STRICT: bool>(
     let item = de.next_in_recursion()?;
     let (offset, depth) = (item.offset, item.depth);
     if item.kind != Kind::Map {
-        return refuse(de, item, "a map");
+        return refuse(de, item, &"a map");
     }
     let len = item.len();
     let around = de.open.enter(len.saturating_mul(2));
