@@ -1,20 +1,20 @@
 //! rust_serialization_benchmark's four datasets (`log`, `mesh`, `minecraft_savedata`, `mk48`;
 //! see `datasets/mod.rs`) and two numeric arrays, each serialized, deserialized and, where the
-//! types have a borrowed twin, deserialized borrowing, by hardpack (default `Limits`),
-//! rmp-serde and msgpacker in one run. Serializing goes into a reused buffer (the public
+//! types have a borrowed twin, deserialized borrowing, by hardpack (default `Limits`) on both
+//! its paths (`#[derive(Encode, Decode)]`, and serde), rmp-serde and msgpacker in one run. Serializing goes into a reused buffer (the public
 //! benchmark's measure: a 10 MB slice for rmp-serde and msgpacker, a cleared `Vec` for
 //! hardpack) and into a fresh `Vec`.
 //!
-//! Before anything is timed, hardpack's bytes are checked to be rmp-serde's, and every decode
-//! to give back the data. Users ship with LTO, as the public benchmark builds, so run it in
+//! Before anything is timed, hardpack's bytes (both paths') are checked to be rmp-serde's, and
+//! every decode to give back the data. Users ship with LTO, as the public benchmark builds, so run it in
 //! that profile too. With `--interleaved`, instead of criterion's runs one after the other,
 //! the libraries take turns (best of 3 passes of 10 rounds), which keeps the machine's drift
 //! and the allocator's state out of the ratios, and a table of them is printed:
 //!
 //! ```sh
-//! cargo bench -p hardpack --features serde --bench datasets --profile bench-lto
-//! cargo bench -p hardpack --features serde --bench datasets --profile bench-lto -- --interleaved
-//! cargo bench -p hardpack --features serde --bench datasets --profile bench-lto -- --interleaved mk48/ Vec
+//! cargo bench -p hardpack --features derive --bench datasets --profile bench-lto
+//! cargo bench -p hardpack --features derive --bench datasets --profile bench-lto -- --interleaved
+//! cargo bench -p hardpack --features derive --bench datasets --profile bench-lto -- --interleaved mk48/ Vec
 //! ```
 
 use std::fmt::Debug;
@@ -22,6 +22,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
+use hardpack::derive::{Decode, Encode};
 use msgpacker::{EncoderSlice, Packable, Unpackable, UnpackableBorrowed};
 use serde::{Deserialize, Serialize};
 
@@ -102,9 +103,10 @@ fn race(cases: Vec<Case>) {
         }
     }
     println!(
-        "| dataset/operation | hardpack | rmp-serde | msgpacker | vs rmp-serde | vs msgpacker |"
+        "| dataset/operation | hardpack derive | hardpack serde | rmp-serde | msgpacker \
+         | rmp-serde / derive | msgpacker / derive | msgpacker / serde |"
     );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for mut group in groups {
         let batches: Vec<u32> = group
             .iter_mut()
@@ -133,32 +135,41 @@ fn race(cases: Vec<Case>) {
                 .position(|case| case.lib == lib)
                 .map(|i| best[i])
         };
-        let hardpack = time("hardpack").expect("every group times hardpack");
         let cell = |lib| time(lib).map_or("-".to_string(), |t| format!("{t:.2?}"));
-        let ratio = |lib| {
-            time(lib).map_or("-".to_string(), |t| {
-                format!("{:.2}x", t.as_secs_f64() / hardpack.as_secs_f64())
-            })
+        // A peer's time over ours: above 1, ours is faster.
+        let ratio = |peer, ours| match (time(peer), time(ours)) {
+            (Some(peer), Some(ours)) => format!("{:.2}x", peer.as_secs_f64() / ours.as_secs_f64()),
+            _ => "-".to_string(),
         };
         println!(
-            "| {} | {hardpack:.2?} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             group[0].group,
+            cell("hardpack-derive"),
+            cell("hardpack"),
             cell("rmp-serde"),
             cell("msgpacker"),
-            ratio("rmp-serde"),
-            ratio("msgpacker"),
+            ratio("rmp-serde", "hardpack-derive"),
+            ratio("msgpacker", "hardpack-derive"),
+            ratio("msgpacker", "hardpack"),
         );
     }
 }
 
-/// Serializes and deserializes `data` with the three libraries, after checking each gives it
-/// back and that hardpack writes rmp-serde's bytes.
+/// Serializes and deserializes `data` with the three libraries (hardpack by both paths),
+/// after checking each gives it back and that hardpack writes rmp-serde's bytes.
 fn dataset<'a, T>(name: &str, data: &'a T) -> Vec<Case<'a>>
 where
     T: Serialize + for<'de> Deserialize<'de> + Packable + Unpackable + PartialEq + Debug,
+    T: Encode + for<'de> Decode<'de>,
     <T as Unpackable>::Error: Debug,
 {
     let hardpack_bytes = hardpack::to_vec(data).unwrap();
+    assert!(
+        hardpack::derive::to_vec(data).unwrap() == hardpack_bytes,
+        "{name}: the derive path's bytes differ from the serde path's"
+    );
+    assert!(hardpack::derive::from_slice::<T>(&hardpack_bytes).unwrap() == *data);
+    let derive_bytes = hardpack_bytes.clone();
     let rmp_bytes = rmp_serde::to_vec(data).unwrap();
     assert!(
         hardpack_bytes == rmp_bytes,
@@ -180,9 +191,19 @@ where
         run,
     };
     let mut out = Vec::with_capacity(BUFFER_LEN);
+    let mut derive_out = Vec::with_capacity(BUFFER_LEN);
     let mut rmp_slice = vec![0; BUFFER_LEN];
     let mut msgpacker_slice = vec![0; BUFFER_LEN];
     vec![
+        case(
+            "serialize",
+            "hardpack-derive",
+            Box::new(move || {
+                derive_out.clear();
+                black_box(data).encode(&mut derive_out).unwrap();
+                black_box(&derive_out);
+            }),
+        ),
         case(
             "serialize",
             "hardpack",
@@ -212,6 +233,11 @@ where
         ),
         case(
             "serialize-fresh",
+            "hardpack-derive",
+            Box::new(move || drop(black_box(hardpack::derive::to_vec(black_box(data)).unwrap()))),
+        ),
+        case(
+            "serialize-fresh",
             "hardpack",
             Box::new(move || drop(black_box(hardpack::to_vec(black_box(data)).unwrap()))),
         ),
@@ -224,6 +250,15 @@ where
             "serialize-fresh",
             "msgpacker",
             Box::new(move || drop(black_box(black_box(data).pack_to_vec()))),
+        ),
+        case(
+            "deserialize",
+            "hardpack-derive",
+            Box::new(move || {
+                drop(black_box(
+                    hardpack::derive::from_slice::<T>(black_box(&derive_bytes)).unwrap(),
+                ))
+            }),
         ),
         case(
             "deserialize",
@@ -257,6 +292,7 @@ fn borrow<'a, T, B>(name: &str, data: &'a T) -> Vec<Case<'a>>
 where
     T: Serialize + Packable,
     B: Serialize + Deserialize<'a> + Packable + UnpackableBorrowed<'a> + From<&'a T>,
+    B: Decode<'a>,
     B: PartialEq + Debug,
     <B as UnpackableBorrowed<'a>>::Error: Debug,
 {
@@ -268,6 +304,7 @@ where
     assert!(hardpack::to_vec(&borrowed).unwrap() == bytes);
     assert!(borrowed.pack_to_vec() == msgpacker_bytes);
     assert!(hardpack::from_slice::<B>(bytes).unwrap() == borrowed);
+    assert!(hardpack::derive::from_slice::<B>(bytes).unwrap() == borrowed);
     assert!(rmp_serde::from_slice::<B>(bytes).unwrap() == borrowed);
     assert!(B::unpack(msgpacker_bytes).unwrap() == borrowed);
 
@@ -277,6 +314,14 @@ where
         run,
     };
     vec![
+        case(
+            "hardpack-derive",
+            Box::new(move || {
+                drop(black_box(
+                    hardpack::derive::from_slice::<B>(black_box(bytes)).unwrap(),
+                ))
+            }),
+        ),
         case(
             "hardpack",
             Box::new(move || {

@@ -9,7 +9,7 @@
 //!   arrays, short strs);
 //! - `mk48`: 1,000 game updates (small integers, bools, `Vec<u16>`, `Vec<u8>`, tuples).
 //!
-//! Each type derives serde's traits and msgpacker's; `log` and `minecraft_savedata` have
+//! Each type derives serde's traits and msgpacker's (and hardpack's, with its `derive` feature); `log` and `minecraft_savedata` have
 //! borrowed twins whose strs point into the input.
 
 #![allow(dead_code)]
@@ -105,6 +105,8 @@ pub mod log {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Address {
         pub x0: u8,
         pub x1: u8,
@@ -113,6 +115,8 @@ pub mod log {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Log {
         pub address: Address,
         pub identity: String,
@@ -124,6 +128,8 @@ pub mod log {
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct BorrowLog<'a> {
         pub address: Address,
         pub identity: &'a str,
@@ -135,11 +141,15 @@ pub mod log {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Logs {
         pub logs: Vec<Log>,
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct BorrowLogs<'a> {
         #[serde(borrow)]
         pub logs: Vec<BorrowLog<'a>>,
@@ -250,6 +260,8 @@ pub mod mesh {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Vector3 {
         pub x: f32,
         pub y: f32,
@@ -266,6 +278,8 @@ pub mod mesh {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Triangle {
         pub v0: Vector3,
         pub v1: Vector3,
@@ -274,6 +288,8 @@ pub mod mesh {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Mesh {
         pub triangles: Vec<Triangle>,
     }
@@ -315,6 +331,8 @@ pub mod minecraft_savedata {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     #[repr(u8)]
     pub enum GameType {
         Survival,
@@ -324,6 +342,8 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Item {
         pub count: i8,
         pub slot: u8,
@@ -331,6 +351,8 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct BorrowItem<'a> {
         pub count: i8,
         pub slot: u8,
@@ -347,6 +369,8 @@ pub mod minecraft_savedata {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Abilities {
         pub walk_speed: f32,
         pub fly_speed: f32,
@@ -358,6 +382,8 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Entity {
         pub id: String,
         pub pos: (f64, f64, f64),
@@ -378,6 +404,8 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct BorrowEntity<'a> {
         pub id: &'a str,
         pub pos: (f64, f64, f64),
@@ -398,6 +426,8 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct RecipeBook {
         pub recipes: Vec<String>,
         pub to_be_displayed: Vec<String>,
@@ -412,6 +442,8 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct BorrowRecipeBook<'a> {
         #[serde(borrow)]
         pub recipes: Vec<&'a str>,
@@ -427,6 +459,8 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Player {
         pub game_type: GameType,
         pub previous_game_type: GameType,
@@ -459,6 +493,8 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct BorrowPlayer<'a> {
         pub game_type: GameType,
         pub previous_game_type: GameType,
@@ -498,11 +534,15 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Players {
         pub players: Vec<Player>,
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct BorrowPlayers<'a> {
         #[serde(borrow)]
         pub players: Vec<BorrowPlayer<'a>>,
@@ -758,6 +798,8 @@ pub mod mk48 {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     #[repr(u8)]
     pub enum EntityType {
         ArleighBurke,
@@ -796,6 +838,8 @@ pub mod mk48 {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Transform {
         pub altitude: i8,
         pub angle: u16,
@@ -813,6 +857,8 @@ pub mod mk48 {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Guidance {
         pub angle: u16,
         pub submerge: bool,
@@ -820,6 +866,8 @@ pub mod mk48 {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Contact {
         pub damage: u8,
         pub entity_id: u32,
@@ -832,6 +880,8 @@ pub mod mk48 {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct TerrainUpdate {
         pub chunk_id: (i8, i8),
         #[msgpacker(binary)]
@@ -839,6 +889,8 @@ pub mod mk48 {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Update {
         pub contacts: Vec<Contact>,
         pub score: u32,
@@ -847,6 +899,8 @@ pub mod mk48 {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
+
+    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Updates {
         pub updates: Vec<Update>,
     }
