@@ -206,41 +206,45 @@ pub struct Fields<'a, 'de, const STRICT: bool> {
     de: &'a mut Deserializer<'de, STRICT>,
     /// A bin's bytes still to hand out, when the fields come from a bin.
     bytes: Option<core::slice::Iter<'de, u8>>,
-    /// How the elements are paid for: a struct's or tuple's from the size of the value its
-    /// fields are stored in (charged with its header), a tuple variant's as a collection's.
-    paid: FieldsPaid,
-}
-
-#[derive(Clone, Copy)]
-enum FieldsPaid {
-    Inline(Paid<true>),
-    Collection(Paid<false>),
+    /// How a tuple variant's elements are paid for: as a collection's. `None` for the fields
+    /// of a struct, tuple or array, stored in the value they build, whose size was charged
+    /// with its header: each field fits in what is left of it (what the serde path's
+    /// `Paid::<true>` takes from), so none is charged.
+    paid: Option<Paid<false>>,
 }
 
 impl<'de, const STRICT: bool> Fields<'_, 'de, STRICT> {
     /// The next field, or `None` past the last element.
     #[inline(always)]
     pub fn element<T: Decode<'de>>(&mut self) -> Result<Option<T>, DeError> {
-        let count = match &self.bytes {
-            None => self.de.open.innermost,
-            Some(bytes) => bytes.len(),
-        };
+        if self.bytes.is_some() {
+            return self.byte_element();
+        }
+        let count = self.de.open.innermost;
         if count == 0 {
             return Ok(None);
         }
-        match &mut self.paid {
-            FieldsPaid::Inline(paid) => paid.pay(self.de, size_of::<T>(), count)?,
-            FieldsPaid::Collection(paid) => paid.pay(self.de, size_of::<T>(), count)?,
+        if let Some(paid) = &mut self.paid {
+            paid.pay(self.de, size_of::<T>(), count)?;
         }
-        match &mut self.bytes {
-            None => {
-                self.de.open.innermost = count.saturating_sub(1);
-                T::decode(self.de).map(Some)
-            }
-            Some(bytes) => match bytes.next() {
-                Some(&byte) => T::from_byte(byte).map(Some),
-                None => Ok(None),
-            },
+        self.de.open.innermost = count.saturating_sub(1);
+        T::decode(self.de).map(Some)
+    }
+
+    /// The next field from a bin's bytes.
+    #[cold]
+    #[inline(never)]
+    fn byte_element<T: Decode<'de>>(&mut self) -> Result<Option<T>, DeError> {
+        let count = self.left();
+        if count == 0 {
+            return Ok(None);
+        }
+        if let Some(paid) = &mut self.paid {
+            paid.pay(self.de, size_of::<T>(), count)?;
+        }
+        match self.bytes.as_mut().and_then(Iterator::next) {
+            Some(&byte) => T::from_byte(byte).map(Some),
+            None => Ok(None),
         }
     }
 
@@ -290,9 +294,8 @@ impl<'de, const STRICT: bool> Fields<'_, 'de, STRICT> {
         if count == 0 {
             return Ok(None);
         }
-        match &mut self.paid {
-            FieldsPaid::Inline(paid) => paid.pay(self.de, size_of::<T>(), count)?,
-            FieldsPaid::Collection(paid) => paid.pay(self.de, size_of::<T>(), count)?,
+        if let Some(paid) = &mut self.paid {
+            paid.pay(self.de, size_of::<T>(), count)?;
         }
         match &mut self.bytes {
             None => {
@@ -419,7 +422,7 @@ pub fn structure<'de, T, const STRICT: bool>(
         return refuse(de, item, expecting);
     }
     de.charge_at(size, offset, depth)?;
-    let paid = FieldsPaid::Inline(Paid::inline(size));
+    let paid = None;
     let result = match item.kind {
         Kind::Array => in_array(de, item.len(), paid, seq),
         Kind::Bin => from_bin(de, item.bytes, paid, seq),
@@ -433,7 +436,7 @@ pub fn structure<'de, T, const STRICT: bool>(
 fn in_array<'de, T, const STRICT: bool>(
     de: &mut Deserializer<'de, STRICT>,
     len: usize,
-    paid: FieldsPaid,
+    paid: Option<Paid<false>>,
     seq: impl FnOnce(&mut Fields<'_, 'de, STRICT>) -> Result<T, DeError>,
 ) -> Result<T, DeError> {
     let around = de.open.enter(len);
@@ -462,7 +465,7 @@ fn in_array<'de, T, const STRICT: bool>(
 fn from_bin<'de, T, const STRICT: bool>(
     de: &mut Deserializer<'de, STRICT>,
     bytes: &'de [u8],
-    paid: FieldsPaid,
+    paid: Option<Paid<false>>,
     seq: impl FnOnce(&mut Fields<'_, 'de, STRICT>) -> Result<T, DeError>,
 ) -> Result<T, DeError> {
     let mut fields = Fields {
@@ -607,7 +610,7 @@ impl<'a, 'de, const STRICT: bool> Variant<'a, 'de, STRICT> {
         let de = self.content(&"tuple variant")?;
         let item = de.next_in_recursion()?;
         let (offset, depth) = (item.offset, item.depth);
-        let paid = FieldsPaid::Collection(Paid::nothing());
+        let paid = Some(Paid::nothing());
         let result = match item.kind {
             Kind::Array => in_array(de, item.len(), paid, seq),
             Kind::Bin => from_bin(de, item.bytes, paid, seq),
@@ -858,6 +861,23 @@ impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
     }
 }
 
+/// A bin's bytes read as a `Vec`'s elements, as the serde path hands them.
+#[cold]
+#[inline(never)]
+fn bin_as_vec<'de, T: Decode<'de>, const STRICT: bool>(
+    de: &mut Deserializer<'de, STRICT>,
+    bytes: &'de [u8],
+) -> Result<Vec<T>, DeError> {
+    let hint = bytes.len().min(de.budget.left() / super::HINT_ELEMENT_BYTES);
+    from_bin(de, bytes, Some(Paid::nothing()), |fields| {
+        let mut values = Vec::with_capacity(cautious::<T>(hint));
+        while let Some(value) = fields.element()? {
+            values.push(value);
+        }
+        Ok(values)
+    })
+}
+
 /// serde's cap on what a collection reserves from its size hint: 1 MiB of elements.
 fn cautious<T>(hint: usize) -> usize {
     const MAX_PREALLOC_BYTES: usize = 1024 * 1024;
@@ -868,39 +888,40 @@ fn cautious<T>(hint: usize) -> usize {
 
 impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
     /// As `deserialize_seq` and serde's `Vec` visitor read it: the elements of an array (or
-    /// the bytes of a bin), each paid for as a collection's element.
+    /// the bytes of a bin), paid for as a collection's elements, all of them as the first is
+    /// read; reserved from the size hint as serde reserves.
+    #[inline]
     fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError> {
         let item = de.next_in_recursion()?;
         let (offset, depth) = (item.offset, item.depth);
-        let bytes = match item.kind {
-            Kind::Array => None,
-            Kind::Bin => Some(item.bytes),
+        match item.kind {
+            Kind::Array => {}
+            Kind::Bin => return bin_as_vec(de, item.bytes).map_err(|e| e.placed(offset, depth)),
             Kind::Map => {
-                let _ = de.open.enter(item.len().saturating_mul(2));
-                return Err(de::Error::invalid_type(de::Unexpected::Map, &"a sequence"))
-                    .map_err(|e: DeError| e.placed(offset, depth));
+                return refuse_map(&"a sequence").map_err(|e: DeError| e.placed(offset, depth))
             }
             _ => return refuse(de, item, &"a sequence"),
-        };
-        let paid = FieldsPaid::Collection(Paid::nothing());
-        let read = |fields: &mut Fields<'_, 'de, STRICT>| {
-            let hint = match &fields.bytes {
-                None => fields.de.hint(fields.de.open.innermost),
-                Some(bytes) => bytes
-                    .len()
-                    .min(fields.de.budget.left() / super::HINT_ELEMENT_BYTES),
-            };
-            let mut values = Vec::with_capacity(cautious::<T>(hint));
-            while let Some(value) = fields.element()? {
-                values.push(value);
+        }
+        let len = item.len();
+        let around = de.open.enter(len);
+        let mut values = Vec::with_capacity(cautious::<T>(de.hint(len)));
+        if len > 0 {
+            // Where the serde path's first element pays for them all: before it is read.
+            de.charge(size_of::<T>().saturating_mul(len))
+                .map_err(|e| e.placed(offset, depth))?;
+        }
+        for left in (0..len).rev() {
+            de.open.innermost = left;
+            match T::decode(de) {
+                Ok(value) => values.push(value),
+                Err(e) => return Err(e.placed(offset, depth)),
             }
-            Ok(values)
-        };
-        let result = match bytes {
-            None => in_array(de, item.len(), paid, read),
-            Some(bytes) => from_bin(de, bytes, paid, read),
-        };
-        result.map_err(|e| e.placed(offset, depth))
+        }
+        de.open.leave(around);
+        if len > 0 {
+            de.close();
+        }
+        Ok(values)
     }
 
     fn from_byte(byte: u8) -> Result<Self, DeError> {

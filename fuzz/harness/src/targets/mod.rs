@@ -19,8 +19,8 @@ pub enum Outcome {
     },
     /// The codec refused it.
     Rejected(hardpack::Error),
-    /// A structured target's input described a value, and every check on it held; there is no
-    /// decoding verdict on the input itself.
+    /// A structured target's input described a value, or a document decoded into a target's
+    /// own types, and every check on it held (there is no `Value` to describe).
     Checked,
     /// A structured target's input was too short to describe a value.
     NoValue,
@@ -206,6 +206,18 @@ pub const TARGETS: &[Target] = &[
                  SERDE_DISAGREEMENTS",
     },
     Target {
+        name: "derive_differential",
+        run: derive_differential,
+        limits: |data| Some(derive_differential_limits(data).0),
+        checks: "the first 8 bytes choose the Limits (max_depth capped at 128); \
+                 #[derive(Decode)] and serde's Deserialize on the same types (the benchmark's \
+                 datasets, owned and borrowed; a recursive enum of every variant form with \
+                 renamed, defaulted and skipped parts; a generic struct read from an array or a \
+                 map) give the same value or the same error (kind, offset, depth), in strict \
+                 mode too; a value decoded is written by #[derive(Encode)] as the serde path \
+                 writes it",
+    },
+    Target {
         name: "differential_rmpv",
         run: differential_rmpv,
         limits: |_| Some(differential_limits()),
@@ -228,6 +240,7 @@ pub fn target(name: &str) -> Option<&'static Target> {
     TARGETS.iter().find(|t| t.name == name)
 }
 
+mod derived;
 mod differential;
 mod owned;
 mod reference;
@@ -235,6 +248,7 @@ mod shapes;
 mod stream;
 mod surfaces;
 mod typed;
+pub use derived::*;
 pub use differential::*;
 pub use owned::*;
 pub use reference::*;

@@ -1,0 +1,3 @@
+#![no_main]
+//! libFuzzer entry for the `derive_differential` target (defined in hardpack_harness::targets).
+hardpack_harness::fuzz_entry!(libfuzzer, derive_differential);
