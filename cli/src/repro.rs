@@ -30,6 +30,10 @@ pub enum Surface {
     /// `Decoder::strict` then `from_slice` into the same schema: the typed path in strict
     /// mode.
     TypedStrict,
+    /// `Decoder::from_slice_derived` into a built-in type that derives `hardpack::Decode`
+    /// (a recursive enum of every variant form, `hardpack_harness::targets::derived::Node`):
+    /// the derive path, its depth limit and budget.
+    Derived,
     /// `StreamDecoder`: the payload fed in pieces (`--feed N` bytes, default all at once)
     /// as values back to back, each taken as it completes.
     Stream,
@@ -54,6 +58,7 @@ impl Surface {
             Surface::Strict => "strict",
             Surface::Typed => "typed",
             Surface::TypedStrict => "typed-strict",
+            Surface::Derived => "derived",
             Surface::Stream => "stream",
         }
     }
@@ -243,7 +248,7 @@ impl Report {
         depth_reached: usize,
     ) -> Self {
         let heap_bound_bytes = match surface {
-            Some(Surface::Typed | Surface::TypedStrict) => {
+            Some(Surface::Typed | Surface::TypedStrict | Surface::Derived) => {
                 hardpack_check::fuzz::heap_bound(limits, payload.len())
             }
             _ => limits
@@ -319,6 +324,19 @@ pub fn repro(
             let described = result.map(|any| {
                 let value = any.to_value();
                 (value.type_name(), value.shape())
+            });
+            (described, cost)
+        }
+        Surface::Derived => {
+            use hardpack_harness::targets::derived::Node;
+            let (result, cost) =
+                alloc_meter::measure(|| decoder.from_slice_derived::<Node>(payload));
+            // Described as the value its encoding decodes to (outside the measured decode).
+            let described = result.and_then(|node| {
+                let bytes = hardpack::derive::to_vec(&node)
+                    .expect("a decoded value encodes: its lengths came from its input");
+                let value = hardpack::decode(&bytes)?;
+                Ok((value.type_name(), value.shape()))
             });
             (described, cost)
         }

@@ -437,3 +437,34 @@ fn the_stream_surface_feeds_values_back_to_back_and_refuses_huge_headers_early()
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--surface stream"));
 }
+
+#[test]
+fn the_derived_surface_decodes_its_type_and_refuses_a_bomb_at_the_depth_limit() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let write = |name: &str, bytes: &[u8]| {
+        let path = dir.join(format!("hardpack-derived-{name}-{}", std::process::id()));
+        std::fs::write(&path, bytes).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    // {"List": ["Leaf", {"b": "Leaf"}]}: the built-in type's list of a leaf and a boxed leaf.
+    let node = write("node", b"\x81\xa4List\x92\xa4Leaf\x81\xa1b\xa4Leaf");
+    let report = stdout_json(&hardpack(
+        &["repro", "--json", "--surface", "derived", &node],
+        b"",
+    ));
+    assert_eq!(report["surface"], "derived");
+    assert_eq!(report["outcome"]["status"], "decoded", "{report}");
+    // A million levels of {"b": ..}, 3 bytes each: refused where level 129 starts.
+    let mut levels = b"\x81\xa1b".repeat(1_000_000);
+    levels.extend(b"\xa4Leaf");
+    let bomb = write("bomb", &levels);
+    let report = stdout_json(&hardpack(
+        &["repro", "--json", "--surface", "derived", &bomb],
+        b"",
+    ));
+    assert_eq!(report["outcome"]["limit"], "max_depth", "{report}");
+    assert_eq!(report["outcome"]["offset"], 384, "{report}");
+    assert!(report["peak_heap_bytes"].as_u64().unwrap() < 4096, "{report}");
+    std::fs::remove_file(node).unwrap();
+    std::fs::remove_file(bomb).unwrap();
+}

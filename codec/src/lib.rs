@@ -66,6 +66,30 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! With the `derive` feature, `#[derive(hardpack::Decode, hardpack::Encode)]` reads the same
+//! types straight from the reader into locals, with no serde visitor between: the same bytes
+//! (rmp-serde's), the same value or the same error at the same byte, under the same depth,
+//! limits and budget (see `derive`). A type may derive both, and the two paths are fuzzed
+//! against each other. Use serde for what only serde has (untagged, internally tagged or
+//! flattened shapes, `Value` fields, a type from another crate); use the derive path for your
+//! own structs and enums where encoding speed matters:
+//!
+//! ```
+//! # #[cfg(feature = "derive")] {
+//! #[derive(hardpack::Decode, hardpack::Encode, serde::Serialize, Debug, PartialEq)]
+//! enum Shape<'a> {
+//!     Circle { r: f64 },
+//!     Named(&'a str, Vec<(i32, i32)>),
+//! }
+//!
+//! let shape = Shape::Named("square", vec![(0, 0), (0, 1), (1, 1), (1, 0)]);
+//! let bytes = hardpack::derive::to_vec(&shape)?;
+//! assert_eq!(bytes, hardpack::to_vec(&shape)?); // what serde writes, byte for byte
+//! assert_eq!(hardpack::derive::from_slice::<Shape>(&bytes)?, shape);
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! ## Where to read on
 //!
 //! | module | what it holds |
@@ -74,6 +98,7 @@
 //! | `limits` | `Limits`: each limit, its default and why, and what the budget charges |
 //! | `value` | `Value` and `ValueRef`: reading a document, building one, the `msgpack!` macro |
 //! | `de`, `ser` | serde (feature `serde`): `from_slice`, `to_vec`, rmp-serde's wire format, depth and budget on the typed path |
+//! | `derive` | `#[derive(Decode, Encode)]` (feature `derive`): the attributes, what it reads and writes, and its checks |
 //! | `stream` | `StreamDecoder` for bytes that arrive over time, `io::Read` helpers, the tokio codec (feature `tokio`) |
 //! | `encode` | `encode`: any value, any depth, in its smallest form |
 //! | `error` | `Error`: kind, byte offset, depth |
@@ -83,6 +108,8 @@
 //! - `std` (default): `io::Read`/`BufRead` helpers, `From<HashMap>`. Without it the crate is
 //!   `no_std` + `alloc`; `Error` implements `core::error::Error` either way.
 //! - `serde`: typed decoding and encoding, wire-compatible with rmp-serde.
+//! - `derive`: `#[derive(Decode, Encode)]`, the typed path without serde's visitors (it
+//!   enables `serde`, whose leaf types it reads through).
 //! - `tokio`: a `tokio_util` codec over the stream decoder.
 //! - `rmpv`: conversion to and from `rmpv::Value`.
 //!
@@ -169,8 +196,42 @@ pub use value::{Value, ValueRef};
 #[cfg(feature = "serde")]
 pub use {de::from_slice, ser::to_vec};
 
-/// The derive path: types that `#[derive(Decode, Encode)]` read straight from the reader,
-/// under every check of the serde path (see [`derive::Decode`]).
+/// The derive path: `#[derive(Decode, Encode)]`.
+///
+/// A derived [`Decode`](derive::Decode) reads each field straight from the reader into a
+/// local. It is the serde path's decode without serde's visitors, not a decoder of its own:
+/// every item goes through the same reader step (depth, the seven limits, the room check),
+/// the budget is charged the same bytes at the same places (a struct's size at its header, a
+/// collection's elements when the first is read), and the errors are serde's, at the same byte
+/// and depth. A type that derives both decodes to the same value, or fails with the same error,
+/// on both paths: the `derive_differential` fuzz target and `codec/tests/derive.rs` hold them
+/// to it. A derived [`Encode`](derive::Encode) writes what [`to_vec`](crate::to_vec) and
+/// rmp-serde write by default: a struct as the array of its fields, a unit struct as an empty
+/// array, a newtype as its content, a unit variant as its name, any other variant as a
+/// one-entry map from its name to its content.
+///
+/// It derives for structs (named, tuple, newtype, unit) and enums (unit, newtype, tuple and
+/// struct variants), generic ones too, with fields of the standard types (integers, floats,
+/// `bool`, `char`, `String`, `&str` and `&[u8]` borrowed from the input, `Option`, `Box`,
+/// `Vec`, `BTreeMap`, `HashMap`, tuples, arrays of a type with a `Default`) and of derived
+/// types. A struct is read from an array or from a map of its field names (what
+/// `rmp_serde::to_vec_named` writes; unknown keys are skipped), as serde's derive reads it.
+/// `&[u8]` is written as a bin, the form it is read from (serde writes a `[u8]` as an array
+/// of integers, which its own `&[u8]` does not read back: `serde_bytes`'s form is the one that
+/// round-trips).
+///
+/// Attributes, on a field or a variant, each meaning what serde's of the same name means:
+/// - `#[hardpack(rename = "name")]`: the name on the wire;
+/// - `#[hardpack(default)]`: a field an array or a map leaves out is its `Default`;
+/// - `#[hardpack(skip)]`: a field never written and read as its `Default`; a variant never
+///   read (writing it is an error);
+/// - `#[hardpack(with = "module")]`: a field read by `module::decode(de)` (a
+///   `fn<'de, const STRICT: bool>(&mut Deserializer<'de, STRICT>) -> Result<T, DeError>`) and
+///   written by `module::encode(&value, out)`.
+///
+/// What serde's derive has and this one does not: untagged, internally and adjacently tagged
+/// enums, `flatten`, `alias`, `deny_unknown_fields`, container attributes. Such a type stays
+/// on the serde path (a derived type may hold it through `with`).
 #[cfg(feature = "derive")]
 pub mod derive {
     #[doc(hidden)]

@@ -1,6 +1,7 @@
 //! The derive path (`#[derive(hardpack::Decode, hardpack::Encode)]`) against the serde path,
 //! on types that derive both: the benchmark's datasets (owned and borrowed), and recursive,
-//! enum-heavy and attribute-laden types of its own.
+//! enum-heavy and attribute-laden types of its own. [`Node`] is also what `hardpack repro
+//! --surface derived` decodes into.
 
 use std::collections::BTreeMap;
 
@@ -16,7 +17,7 @@ mod datasets;
 /// An enum of every variant form, recursive through `Box`, `Vec`, `Option` and a map, with
 /// renamed, defaulted and skipped parts.
 #[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq)]
-enum Node<'a> {
+pub enum Node<'a> {
     Leaf,
     #[serde(rename = "b")]
     #[hardpack(rename = "b")]
@@ -42,15 +43,15 @@ enum Node<'a> {
 
 /// A unit struct (rmp-serde writes an empty array).
 #[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq)]
-struct Marker;
+pub struct Marker;
 
 /// A newtype struct.
 #[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq)]
-struct Meters(f64);
+pub struct Meters(f64);
 
 /// A generic struct, borrowed and owned, read from an array or a map.
 #[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq)]
-struct Envelope<'a, T> {
+pub struct Envelope<'a, T> {
     #[serde(rename = "k")]
     #[hardpack(rename = "k")]
     kind: &'a str,
@@ -66,7 +67,7 @@ const MAX_DEPTH: usize = 128;
 
 /// The limits a `derive_differential` input asks for (its header, as `decode_limits`'s), with
 /// the depth capped.
-pub(super) fn derive_differential_limits(data: &[u8]) -> (Limits, &[u8]) {
+pub fn derive_differential_limits(data: &[u8]) -> (Limits, &[u8]) {
     let (mut limits, payload) = limits_from_input(data);
     limits.max_depth = limits.max_depth.min(MAX_DEPTH);
     (limits, payload)

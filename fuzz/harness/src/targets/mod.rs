@@ -240,7 +240,7 @@ pub fn target(name: &str) -> Option<&'static Target> {
     TARGETS.iter().find(|t| t.name == name)
 }
 
-mod derived;
+pub mod derived;
 mod differential;
 mod owned;
 mod reference;
@@ -248,7 +248,7 @@ mod shapes;
 mod stream;
 mod surfaces;
 mod typed;
-pub use derived::*;
+pub use derived::{derive_differential, derive_differential_limits};
 pub use differential::*;
 pub use owned::*;
 pub use reference::*;
