@@ -464,7 +464,10 @@ fn the_derived_surface_decodes_its_type_and_refuses_a_bomb_at_the_depth_limit() 
     ));
     assert_eq!(report["outcome"]["limit"], "max_depth", "{report}");
     assert_eq!(report["outcome"]["offset"], 384, "{report}");
-    assert!(report["peak_heap_bytes"].as_u64().unwrap() < 4096, "{report}");
+    assert!(
+        report["peak_heap_bytes"].as_u64().unwrap() < 4096,
+        "{report}"
+    );
     std::fs::remove_file(node).unwrap();
     std::fs::remove_file(bomb).unwrap();
 }

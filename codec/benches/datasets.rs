@@ -234,7 +234,11 @@ where
         case(
             "serialize-fresh",
             "hardpack-derive",
-            Box::new(move || drop(black_box(hardpack::derive::to_vec(black_box(data)).unwrap()))),
+            Box::new(move || {
+                drop(black_box(
+                    hardpack::derive::to_vec(black_box(data)).unwrap(),
+                ))
+            }),
         ),
         case(
             "serialize-fresh",

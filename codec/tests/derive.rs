@@ -54,6 +54,20 @@ struct Pair(u32, bool);
 #[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone)]
 struct Meters(f64);
 
+/// One field: serde's messages say "1 element", not "1 elements".
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone)]
+struct One {
+    only: Vec<Pair>,
+}
+
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone)]
+struct OneTuple(
+    u8,
+    #[serde(skip)]
+    #[hardpack(skip)]
+    u8,
+);
+
 #[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone)]
 struct Generic<T> {
     items: Vec<T>,
@@ -253,6 +267,8 @@ fn all_agree(input: &[u8]) {
         same_outcome::<Attributes>(&decoder, input);
         same_outcome::<Renamed>(&decoder, input);
         same_outcome::<Meters>(&decoder, input);
+        same_outcome::<One>(&decoder, input);
+        same_outcome::<OneTuple>(&decoder, input);
         same_outcome::<Marker>(&decoder, input);
         same_outcome::<Vec<(u8, String)>>(&decoder, input);
         same_outcome::<Option<Pair>>(&decoder, input);
@@ -269,6 +285,8 @@ fn documents() -> Vec<Vec<u8>> {
         rmp_serde::to_vec_named(&Attributes::default()).unwrap(),
         hardpack::to_vec(&vec![(1u8, "a".to_string())]).unwrap(),
     ];
+    docs.push(vec![0x90]);
+    docs.push(vec![0x91, 0x90]);
     // A struct, a tuple struct and a tuple variant from a bin, as serde hands its bytes.
     docs.push(vec![0xc4, 2, 7, 1]);
     docs.push(vec![

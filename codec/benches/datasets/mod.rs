@@ -105,7 +105,6 @@ pub mod log {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Address {
         pub x0: u8,
@@ -115,7 +114,6 @@ pub mod log {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Log {
         pub address: Address,
@@ -128,7 +126,6 @@ pub mod log {
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct BorrowLog<'a> {
         pub address: Address,
@@ -141,14 +138,12 @@ pub mod log {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Logs {
         pub logs: Vec<Log>,
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct BorrowLogs<'a> {
         #[serde(borrow)]
@@ -260,7 +255,6 @@ pub mod mesh {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Vector3 {
         pub x: f32,
@@ -278,7 +272,6 @@ pub mod mesh {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Triangle {
         pub v0: Vector3,
@@ -288,7 +281,6 @@ pub mod mesh {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Mesh {
         pub triangles: Vec<Triangle>,
@@ -331,7 +323,6 @@ pub mod minecraft_savedata {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     #[repr(u8)]
     pub enum GameType {
@@ -342,7 +333,6 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Item {
         pub count: i8,
@@ -351,7 +341,6 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct BorrowItem<'a> {
         pub count: i8,
@@ -369,7 +358,6 @@ pub mod minecraft_savedata {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Abilities {
         pub walk_speed: f32,
@@ -382,7 +370,6 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Entity {
         pub id: String,
@@ -404,7 +391,6 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct BorrowEntity<'a> {
         pub id: &'a str,
@@ -426,7 +412,6 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct RecipeBook {
         pub recipes: Vec<String>,
@@ -442,7 +427,6 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct BorrowRecipeBook<'a> {
         #[serde(borrow)]
@@ -459,7 +443,6 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Player {
         pub game_type: GameType,
@@ -493,7 +476,6 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct BorrowPlayer<'a> {
         pub game_type: GameType,
@@ -534,14 +516,12 @@ pub mod minecraft_savedata {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Players {
         pub players: Vec<Player>,
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct BorrowPlayers<'a> {
         #[serde(borrow)]
@@ -798,7 +778,6 @@ pub mod mk48 {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     #[repr(u8)]
     pub enum EntityType {
@@ -838,7 +817,6 @@ pub mod mk48 {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Transform {
         pub altitude: i8,
@@ -857,7 +835,6 @@ pub mod mk48 {
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
     )]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Guidance {
         pub angle: u16,
@@ -866,7 +843,6 @@ pub mod mk48 {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Contact {
         pub damage: u8,
@@ -880,7 +856,6 @@ pub mod mk48 {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct TerrainUpdate {
         pub chunk_id: (i8, i8),
@@ -889,7 +864,6 @@ pub mod mk48 {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Update {
         pub contacts: Vec<Contact>,
@@ -899,7 +873,6 @@ pub mod mk48 {
     }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-
     #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Updates {
         pub updates: Vec<Update>,

@@ -277,7 +277,7 @@ fn read_structure(
 ) -> Result<TokenStream, Error> {
     let p = private();
     let read: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip).collect();
-    let expecting_len = format!("{expecting} with {} elements", read.len());
+    let expecting_len = with_elements(expecting, read.len());
     let names: Vec<&str> = read.iter().map(|f| f.name.as_str()).collect();
     let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
 
@@ -360,6 +360,13 @@ fn read_structure(
     )})
 }
 
+/// serde's expectation of a sequence of `count` fields: "struct S with 2 elements", "with 1
+/// element".
+fn with_elements(expecting: &str, count: usize) -> String {
+    let plural = if count == 1 { "" } else { "s" };
+    format!("{expecting} with {count} element{plural}")
+}
+
 /// The closure reading a tuple struct's (or tuple variant's) fields from an array.
 fn read_tuple(
     build: &TokenStream,
@@ -368,7 +375,7 @@ fn read_tuple(
 ) -> Result<TokenStream, Error> {
     let p = private();
     let count = fields.iter().filter(|f| !f.attrs.skip).count();
-    let expecting_len = format!("{expecting} with {count} elements");
+    let expecting_len = with_elements(expecting, count);
     let mut index = 0usize;
     let mut values = Vec::new();
     for field in fields {

@@ -868,7 +868,9 @@ fn bin_as_vec<'de, T: Decode<'de>, const STRICT: bool>(
     de: &mut Deserializer<'de, STRICT>,
     bytes: &'de [u8],
 ) -> Result<Vec<T>, DeError> {
-    let hint = bytes.len().min(de.budget.left() / super::HINT_ELEMENT_BYTES);
+    let hint = bytes
+        .len()
+        .min(de.budget.left() / super::HINT_ELEMENT_BYTES);
     from_bin(de, bytes, Some(Paid::nothing()), |fields| {
         let mut values = Vec::with_capacity(cautious::<T>(hint));
         while let Some(value) = fields.element()? {
