@@ -344,6 +344,7 @@ fn read_structure(
         },
         |__fields: &mut #p::Fields<'_, 'de, STRICT>| -> #p::Result<Self, #p::DeError> {
             #(#seq_reads)*
+            __fields.finish()?;
             #p::Ok(#construct)
         },
         |__map: &mut #p::Entries<'_, 'de, STRICT>| -> #p::Result<Self, #p::DeError> {
@@ -377,17 +378,23 @@ fn read_tuple(
     let count = fields.iter().filter(|f| !f.attrs.skip).count();
     let expecting_len = with_elements(expecting, count);
     let mut index = 0usize;
-    let mut values = Vec::new();
-    for field in fields {
+    let mut reads = Vec::new();
+    let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
+    for (field, local) in fields.iter().zip(&locals) {
         if field.attrs.skip {
-            values.push(quote!(::core::default::Default::default()));
+            reads.push(quote!(let #local = ::core::default::Default::default();));
         } else {
-            values.push(read_element(field, index, &expecting_len));
+            let element = read_element(field, index, &expecting_len);
+            reads.push(quote!(let #local = #element;));
             index += 1;
         }
     }
     Ok(quote! {
-        |__fields: &mut #p::Fields<'_, 'de, STRICT>| -> #p::Result<Self, #p::DeError> { #p::Ok(#build(#(#values),*)) }
+        |__fields: &mut #p::Fields<'_, 'de, STRICT>| -> #p::Result<Self, #p::DeError> {
+            #(#reads)*
+            __fields.finish()?;
+            #p::Ok(#build(#(#locals),*))
+        }
     })
 }
 

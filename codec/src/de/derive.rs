@@ -318,6 +318,29 @@ impl<'de, const STRICT: bool> Fields<'_, 'de, STRICT> {
         Ok(self.element()?.unwrap_or_default())
     }
 
+    /// After the last field, before the value is built: an error if the array (or the bin)
+    /// holds more than the type reads, as the serde path refuses it. (Checked before the value
+    /// exists, not after: a value held across the check was stored and read back a field at a
+    /// time, and its copy stalled on store forwarding.)
+    #[inline(always)]
+    pub fn finish(&self) -> Result<(), DeError> {
+        match self.left() {
+            0 => Ok(()),
+            left => Err(self.too_many(left)),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_many(&self, left: usize) -> DeError {
+        let message = if self.bytes.is_some() {
+            format!("the bin has {left} bytes more than the type takes")
+        } else {
+            format!("the array has {left} elements more than the type takes")
+        };
+        de::Error::custom(message)
+    }
+
     /// Elements (or bytes) the type did not read.
     fn left(&self) -> usize {
         match &self.bytes {
@@ -446,12 +469,8 @@ fn in_array<'de, T, const STRICT: bool>(
         paid,
     };
     let value = seq(&mut fields)?;
-    let left = fields.left();
-    if left > 0 {
-        drop(value);
-        return Err(de::Error::custom(format!(
-            "the array has {left} elements more than the type takes"
-        )));
+    if fields.left() > 0 {
+        crate::invariant::broken("a derived type's fields read without `Fields::finish`");
     }
     de.open.leave(around);
     if len > 0 {
@@ -474,12 +493,8 @@ fn from_bin<'de, T, const STRICT: bool>(
         paid,
     };
     let value = seq(&mut fields)?;
-    let left = fields.left();
-    if left > 0 {
-        drop(value);
-        return Err(de::Error::custom(format!(
-            "the bin has {left} bytes more than the type takes"
-        )));
+    if fields.left() > 0 {
+        crate::invariant::broken("a derived type's fields read without `Fields::finish`");
     }
     Ok(value)
 }
@@ -876,6 +891,7 @@ fn bin_as_vec<'de, T: Decode<'de>, const STRICT: bool>(
         while let Some(value) = fields.element()? {
             values.push(value);
         }
+        fields.finish()?;
         Ok(values)
     })
 }
@@ -947,7 +963,14 @@ macro_rules! tuple_decode {
                     &EXPECTING,
                     &[],
                     size_of::<Self>(),
-                    |fields| Ok(($(fields.field::<$name>($index, &EXPECTING)?,)+)),
+                    |fields| {
+                        $(
+                            #[allow(non_snake_case)]
+                            let $name: $name = fields.field($index, &EXPECTING)?;
+                        )+
+                        fields.finish()?;
+                        Ok(($($name,)+))
+                    },
                     |_| refuse_map(&EXPECTING),
                 )
             }
@@ -999,6 +1022,7 @@ impl<'de, T: Decode<'de> + Default, const N: usize> Decode<'de> for [T; N] {
                 for (index, slot) in read.iter_mut().enumerate() {
                     *slot = fields.field(index, &expecting)?;
                 }
+                fields.finish()?;
                 Ok(read)
             },
             |_| refuse_map(&expecting),
