@@ -136,13 +136,8 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
                 Fields::Named(_) => {
                     let expecting = format!("struct {type_name}");
                     let read = read_structure(&quote!(#name), &fields, &expecting)?;
-                    (
-                        quote! {
-                            let (__expecting, __fields, __seq, __map) = #read;
-                            #p::structure(__de, &__expecting, __fields, #p::size_of::<Self>(), __seq, __map)
-                        },
-                        expecting,
-                    )
+                    let body = read_struct_body(&quote!(#name), &fields, &expecting, true, read);
+                    (body, expecting)
                 }
                 Fields::Unnamed(_) if fields.len() == 1 && !fields[0].attrs.skip => {
                     let read = match &fields[0].attrs.with {
@@ -157,13 +152,14 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
                 Fields::Unnamed(_) => {
                     let expecting = format!("tuple struct {type_name}");
                     let seq = read_tuple(&quote!(#name), &fields, &expecting)?;
-                    (
-                        quote! {
-                            #p::structure(__de, &#expecting, &[], #p::size_of::<Self>(), #seq,
-                                |_| #p::refuse_map(&#expecting))
-                        },
-                        expecting,
-                    )
+                    let read = quote! {(
+                        #expecting,
+                        &[],
+                        #seq,
+                        |_: &mut #p::Entries<'_, 'de, STRICT>| #p::refuse_map(&#expecting),
+                    )};
+                    let body = read_struct_body(&quote!(#name), &fields, &expecting, false, read);
+                    (body, expecting)
                 }
                 Fields::Unit => {
                     let expecting = format!("unit struct {type_name}");
@@ -211,9 +207,14 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
                     Fields::Named(_) => {
                         let expecting = format!("struct variant {described}");
                         let read = read_structure(&path, &fields, &expecting)?;
+                        let body = read_struct_body(&path, &fields, &expecting, true, read);
+                        // In its own closure: the frame of the enum's read, which a
+                        // recursive type stacks once a level, does not hold this variant's
+                        // locals (a debug build gives each its own slot).
                         quote! {{
-                            let (__expecting, __fields, __seq, __map) = #read;
-                            __variant.structure(&__expecting, __fields, #p::size_of::<Self>(), __seq, __map)
+                            let __read = |__de: &mut #p::Deserializer<'de, STRICT>|
+                                -> #p::Result<Self, #p::DeError> { #body };
+                            __read(__variant.struct_content()?)
                         }}
                     }
                 };
@@ -240,7 +241,10 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
     Ok(quote! {
         #[automatically_derived]
         impl #impl_generics ::hardpack::derive::Decode<'de> for #name #ty_generics #where_clause {
-            #[inline]
+            // Inlined into the caller's read in an optimized build, where a value returned
+            // out of line went through memory; not in a debug build, where an inlined frame
+            // takes its callee's slots too, once a level of a recursive type.
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn decode<const STRICT: bool>(
                 __de: &mut #p::Deserializer<'de, STRICT>,
             ) -> #p::Result<Self, #p::DeError> {
@@ -252,6 +256,68 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
             }
         }
     })
+}
+
+/// The read of one field from an array by straight-line code (`__seq`, after
+/// `struct_begin`), at `index` among the fields read.
+fn read_seq_element(field: &Field, index: usize, expecting_len: &str) -> TokenStream {
+    let ty = &field.ty;
+    match (&field.attrs.with, field.attrs.default) {
+        (Some(with), false) => quote!(
+            __seq.field_with(__de, #index, &#expecting_len, |__de| #with::decode(__de))?
+        ),
+        (Some(with), true) => {
+            quote!(__seq.field_with_or_default(__de, |__de| #with::decode(__de))?)
+        }
+        (None, false) => quote!(__seq.field::<#ty, STRICT>(__de, #index, &#expecting_len)?),
+        (None, true) => quote!(__seq.field_or_default::<#ty, STRICT>(__de)?),
+    }
+}
+
+/// A struct's (tuple struct's, struct variant's) whole read from `__de`: straight-line code for
+/// the array of its fields, the closures of `read` (a tuple of `structure`'s arguments) for a
+/// map or a bin.
+fn read_struct_body(
+    build: &TokenStream,
+    fields: &[Field],
+    expecting: &str,
+    named: bool,
+    read: TokenStream,
+) -> TokenStream {
+    let p = private();
+    let count = fields.iter().filter(|f| !f.attrs.skip).count();
+    let expecting_len = with_elements(expecting, count);
+    let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
+    let mut reads = Vec::new();
+    let mut index = 0usize;
+    for (field, local) in fields.iter().zip(&locals) {
+        if field.attrs.skip {
+            reads.push(quote!(let #local = ::core::default::Default::default();));
+        } else {
+            let element = read_seq_element(field, index, &expecting_len);
+            reads.push(quote!(let #local = #element;));
+            index += 1;
+        }
+    }
+    let construct = if named {
+        let members = fields.iter().map(|f| &f.member);
+        quote!(#build { #(#members: #locals),* })
+    } else {
+        quote!(#build(#(#locals),*))
+    };
+    quote! {
+        match #p::struct_begin(__de, &#expecting, #p::size_of::<Self>())? {
+            #p::StructForm::Array(__seq) => {
+                #(#reads)*
+                __seq.end(__de)?;
+                #p::Ok(#construct)
+            }
+            #p::StructForm::Other(__pending) => {
+                let (_, __fields, __seq, __map) = #read;
+                #p::struct_rest(__de, __pending, __fields, #p::size_of::<Self>(), __seq, __map)
+            }
+        }
+    }
 }
 
 /// The read of one field from an array's elements (`__fields`), at `index` among the fields

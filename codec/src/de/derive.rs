@@ -127,7 +127,8 @@ fn whole_value<'de, T: Decode<'de>, const STRICT: bool>(
 #[doc(hidden)]
 pub mod __private {
     pub use super::{
-        bin_element, enumeration, newtype, newtype_with, refuse_map, structure, unit_struct,
+        bin_element, enumeration, newtype, newtype_with, refuse_map, struct_begin, struct_rest,
+        structure, Pending, Seq, StructForm, unit_struct,
         write_array_len, write_map_len, write_str, Entries, Fields, Variant,
     };
     pub use crate::de::{DeError, Deserializer};
@@ -427,6 +428,154 @@ impl<'de> Visitor<'de> for FieldIndex {
     }
 }
 
+/// How a struct starts: the array of its fields (rmp-serde's form, read by straight-line code
+/// through [`Seq`]), or a map or bin (read by [`struct_rest`]).
+pub enum StructForm<'de> {
+    /// Its fields follow, one element each.
+    Array(Seq),
+    /// A map of its fields' names, or a bin of their bytes.
+    Other(Pending<'de>),
+}
+
+/// A struct's map or bin header, read and not yet charged.
+pub struct Pending<'de>(super::item::Item<'de>);
+
+/// The fields of a struct (or tuple struct, tuple, array) read from an array, in order, by
+/// straight-line code: each field's errors are placed at the array, as the serde path places
+/// them, and [`end`](Self::end) refuses elements the type does not read.
+pub struct Seq {
+    offset: usize,
+    depth: usize,
+    len: usize,
+    around: super::deserializer::Around,
+}
+
+/// Reads a struct's header (as `deserialize_struct` does): an array is charged `size` (the
+/// value's) and entered; a map or a bin is handed back for [`struct_rest`]; anything else is
+/// refused with serde's message naming `expecting`.
+#[inline(always)]
+pub fn struct_begin<'de, const STRICT: bool>(
+    de: &mut Deserializer<'de, STRICT>,
+    expecting: &dyn de::Expected,
+    size: usize,
+) -> Result<StructForm<'de>, DeError> {
+    let item = de.next_in_recursion()?;
+    match item.kind {
+        Kind::Array => {
+            de.charge_at(size, item.offset, item.depth)?;
+            let len = item.len();
+            let around = de.open.enter(len);
+            Ok(StructForm::Array(Seq {
+                offset: item.offset,
+                depth: item.depth,
+                len,
+                around,
+            }))
+        }
+        Kind::Map | Kind::Bin => Ok(StructForm::Other(Pending(item))),
+        _ => refuse(de, item, expecting),
+    }
+}
+
+/// A struct from a map or a bin (see [`structure`]), after [`struct_begin`].
+#[inline(never)]
+pub fn struct_rest<'de, T, const STRICT: bool>(
+    de: &mut Deserializer<'de, STRICT>,
+    pending: Pending<'de>,
+    fields: &'static [&'static str],
+    size: usize,
+    seq: impl FnOnce(&mut Fields<'_, 'de, STRICT>) -> Result<T, DeError>,
+    map: impl FnOnce(&mut Entries<'_, 'de, STRICT>) -> Result<T, DeError>,
+) -> Result<T, DeError> {
+    let item = pending.0;
+    let (offset, depth) = (item.offset, item.depth);
+    de.charge_at(size, offset, depth)?;
+    let result = match item.kind {
+        Kind::Bin => from_bin(de, item.bytes, None, seq),
+        _ => in_map(de, item.len(), fields, map),
+    };
+    result.map_err(|e| e.placed(offset, depth))
+}
+
+impl Seq {
+    /// The field at `index`, which must be there (`expecting`: "struct S with 2 elements").
+    #[inline(always)]
+    pub fn field<'de, T: Decode<'de>, const STRICT: bool>(
+        &self,
+        de: &mut Deserializer<'de, STRICT>,
+        index: usize,
+        expecting: &dyn de::Expected,
+    ) -> Result<T, DeError> {
+        self.field_with(de, index, expecting, |de| T::decode(de))
+    }
+
+    /// The field read by `read` (`#[hardpack(with = "..")]`).
+    #[inline(always)]
+    pub fn field_with<'de, T, const STRICT: bool>(
+        &self,
+        de: &mut Deserializer<'de, STRICT>,
+        index: usize,
+        expecting: &dyn de::Expected,
+        read: impl FnOnce(&mut Deserializer<'de, STRICT>) -> Result<T, DeError>,
+    ) -> Result<T, DeError> {
+        let count = de.open.innermost;
+        if count == 0 {
+            return Err(self.place(__private::invalid_length(index, expecting)));
+        }
+        de.open.innermost = count.saturating_sub(1);
+        match read(de) {
+            Ok(value) => Ok(value),
+            Err(e) => Err(self.place(e)),
+        }
+    }
+
+    /// The field, or its default past the last element (`#[hardpack(default)]`).
+    #[inline(always)]
+    pub fn field_or_default<'de, T: Decode<'de> + Default, const STRICT: bool>(
+        &self,
+        de: &mut Deserializer<'de, STRICT>,
+    ) -> Result<T, DeError> {
+        self.field_with_or_default(de, |de| T::decode(de))
+    }
+
+    /// The field read by `read`, or its default past the last element.
+    #[inline(always)]
+    pub fn field_with_or_default<'de, T: Default, const STRICT: bool>(
+        &self,
+        de: &mut Deserializer<'de, STRICT>,
+        read: impl FnOnce(&mut Deserializer<'de, STRICT>) -> Result<T, DeError>,
+    ) -> Result<T, DeError> {
+        if de.open.innermost == 0 {
+            return Ok(T::default());
+        }
+        self.field_with(de, 0, &"", read)
+    }
+
+    /// After the last field: the elements the type did not read are refused, as the serde
+    /// path refuses them; the array is left.
+    #[inline(always)]
+    pub fn end<const STRICT: bool>(self, de: &mut Deserializer<'_, STRICT>) -> Result<(), DeError> {
+        let left = de.open.innermost;
+        if left > 0 {
+            return Err(self.place(de::Error::custom(format!(
+                "the array has {left} elements more than the type takes"
+            ))));
+        }
+        de.open.leave(self.around);
+        if self.len > 0 {
+            de.close();
+        }
+        Ok(())
+    }
+
+    /// An error of the struct's, placed at its array if it has no place yet.
+    #[cold]
+    #[inline(never)]
+    fn place(&self, e: DeError) -> DeError {
+        e.placed(self.offset, self.depth)
+    }
+}
+
 /// Reads a struct, tuple struct or tuple (as `deserialize_struct` and `deserialize_tuple`
 /// read one): an array of its fields (`seq`), a map from their names (`map`, for a struct:
 /// which refuses one for a tuple), or a bin of their bytes; `size` (the value's) charged at its header.
@@ -636,6 +785,13 @@ impl<'a, 'de, const STRICT: bool> Variant<'a, 'de, STRICT> {
             _ => return refuse(de, item, expecting),
         };
         result.map_err(|e| e.placed(offset, depth))
+    }
+
+    /// The deserializer at a struct variant's content, which is read as a struct is
+    /// ([`struct_begin`]), or serde's refusal of a struct variant written as its name alone.
+    #[inline(always)]
+    pub fn struct_content(self) -> Result<&'a mut Deserializer<'de, STRICT>, DeError> {
+        self.content(&"struct variant")
     }
 
     /// A struct variant's content, read as [`structure`] reads a struct (`size` the enum's).
