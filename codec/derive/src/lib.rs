@@ -306,15 +306,15 @@ fn read_struct_body(
         quote!(#build(#(#locals),*))
     };
     quote! {
-        match #p::struct_begin(__de, &#expecting, #p::size_of::<Self>())? {
-            #p::StructForm::Array(__seq) => {
+        match #p::struct_begin(__de, #p::size_of::<Self>())? {
+            #p::Some(__seq) => {
                 #(#reads)*
                 __seq.end(__de)?;
                 #p::Ok(#construct)
             }
-            #p::StructForm::Other(__pending) => {
+            #p::None => {
                 let (_, __fields, __seq, __map) = #read;
-                #p::struct_rest(__de, __pending, __fields, #p::size_of::<Self>(), __seq, __map)
+                #p::struct_rest(__de, &#expecting, __fields, #p::size_of::<Self>(), __seq, __map)
             }
         }
     }

@@ -128,7 +128,7 @@ fn whole_value<'de, T: Decode<'de>, const STRICT: bool>(
 pub mod __private {
     pub use super::{
         bin_element, enumeration, newtype, newtype_with, refuse_map, struct_begin, struct_rest,
-        structure, Pending, Seq, StructForm, unit_struct,
+        structure, Seq, unit_struct,
         write_array_len, write_map_len, write_str, Entries, Fields, Variant,
     };
     pub use crate::de::{DeError, Deserializer};
@@ -428,18 +428,6 @@ impl<'de> Visitor<'de> for FieldIndex {
     }
 }
 
-/// How a struct starts: the array of its fields (rmp-serde's form, read by straight-line code
-/// through [`Seq`]), or a map or bin (read by [`struct_rest`]).
-pub enum StructForm<'de> {
-    /// Its fields follow, one element each.
-    Array(Seq),
-    /// A map of its fields' names, or a bin of their bytes.
-    Other(Pending<'de>),
-}
-
-/// A struct's map or bin header, read and not yet charged.
-pub struct Pending<'de>(super::item::Item<'de>);
-
 /// The fields of a struct (or tuple struct, tuple, array) read from an array, in order, by
 /// straight-line code: each field's errors are placed at the array, as the serde path places
 /// them, and [`end`](Self::end) refuses elements the type does not read.
@@ -450,51 +438,45 @@ pub struct Seq {
     around: super::deserializer::Around,
 }
 
-/// Reads a struct's header (as `deserialize_struct` does): an array is charged `size` (the
-/// value's) and entered; a map or a bin is handed back for [`struct_rest`]; anything else is
-/// refused with serde's message naming `expecting`.
+/// Reads a struct's header (as `deserialize_struct` does) when it is an array: charged `size`
+/// (the value's) and entered. `None`, nothing read, for any other item: [`struct_rest`] reads
+/// it. (The marker is looked at, not the item read: an item handed from here to there went
+/// through memory, and its copy stalled on store forwarding.)
 #[inline(always)]
-pub fn struct_begin<'de, const STRICT: bool>(
-    de: &mut Deserializer<'de, STRICT>,
-    expecting: &dyn de::Expected,
+pub fn struct_begin<const STRICT: bool>(
+    de: &mut Deserializer<'_, STRICT>,
     size: usize,
-) -> Result<StructForm<'de>, DeError> {
-    let item = de.next_in_recursion()?;
-    match item.kind {
-        Kind::Array => {
-            de.charge_at(size, item.offset, item.depth)?;
-            let len = item.len();
-            let around = de.open.enter(len);
-            Ok(StructForm::Array(Seq {
-                offset: item.offset,
-                depth: item.depth,
-                len,
-                around,
-            }))
-        }
-        Kind::Map | Kind::Bin => Ok(StructForm::Other(Pending(item))),
-        _ => refuse(de, item, expecting),
+) -> Result<Option<Seq>, DeError> {
+    if !matches!(
+        de.reader.cursor().peek_u8(),
+        Some(0x90..=0x9f | marker::ARRAY16 | marker::ARRAY32)
+    ) {
+        return Ok(None);
     }
+    let item = de.next_in_recursion()?;
+    de.charge_at(size, item.offset, item.depth)?;
+    let len = item.len();
+    let around = de.open.enter(len);
+    Ok(Some(Seq {
+        offset: item.offset,
+        depth: item.depth,
+        len,
+        around,
+    }))
 }
 
-/// A struct from a map or a bin (see [`structure`]), after [`struct_begin`].
+/// A struct whose header is not an array (see [`struct_begin`]): a map of its fields' names,
+/// a bin of their bytes, or serde's refusal naming `expecting`.
 #[inline(never)]
 pub fn struct_rest<'de, T, const STRICT: bool>(
     de: &mut Deserializer<'de, STRICT>,
-    pending: Pending<'de>,
+    expecting: &dyn de::Expected,
     fields: &'static [&'static str],
     size: usize,
     seq: impl FnOnce(&mut Fields<'_, 'de, STRICT>) -> Result<T, DeError>,
     map: impl FnOnce(&mut Entries<'_, 'de, STRICT>) -> Result<T, DeError>,
 ) -> Result<T, DeError> {
-    let item = pending.0;
-    let (offset, depth) = (item.offset, item.depth);
-    de.charge_at(size, offset, depth)?;
-    let result = match item.kind {
-        Kind::Bin => from_bin(de, item.bytes, None, seq),
-        _ => in_map(de, item.len(), fields, map),
-    };
-    result.map_err(|e| e.placed(offset, depth))
+    structure(de, expecting, fields, size, seq, map)
 }
 
 impl Seq {
@@ -506,7 +488,17 @@ impl Seq {
         index: usize,
         expecting: &dyn de::Expected,
     ) -> Result<T, DeError> {
-        self.field_with(de, index, expecting, |de| T::decode(de))
+        // As `field_with`, written out: through a closure, the field's read (inlined into
+        // it) stayed out of line, and its result came back through memory.
+        let count = de.open.innermost;
+        if count == 0 {
+            return Err(self.place(__private::invalid_length(index, expecting)));
+        }
+        de.open.innermost = count.saturating_sub(1);
+        match T::decode(de) {
+            Ok(value) => Ok(value),
+            Err(e) => Err(self.place(e)),
+        }
     }
 
     /// The field read by `read` (`#[hardpack(with = "..")]`).
@@ -535,7 +527,10 @@ impl Seq {
         &self,
         de: &mut Deserializer<'de, STRICT>,
     ) -> Result<T, DeError> {
-        self.field_with_or_default(de, |de| T::decode(de))
+        if de.open.innermost == 0 {
+            return Ok(T::default());
+        }
+        self.field(de, 0, &"")
     }
 
     /// The field read by `read`, or its default past the last element.
