@@ -205,7 +205,7 @@ pub use {de::from_slice, ser::to_vec};
 /// collection's elements when the first is read), and the errors are serde's, at the same byte
 /// and depth. A type that derives both decodes to the same value, or fails with the same error,
 /// on both paths: the `derive_differential` fuzz target and `codec/tests/derive.rs` hold them
-/// to it. A derived [`Encode`](derive::Encode) writes what [`to_vec`](crate::to_vec) and
+/// to it. A derived [`Encode`](derive::Encode) writes what [`to_vec`] and
 /// rmp-serde write by default: a struct as the array of its fields, a unit struct as an empty
 /// array, a newtype as its content, a unit variant as its name, any other variant as a
 /// one-entry map from its name to its content.

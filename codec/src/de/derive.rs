@@ -128,8 +128,8 @@ fn whole_value<'de, T: Decode<'de>, const STRICT: bool>(
 pub mod __private {
     pub use super::{
         bin_element, enumeration, newtype, newtype_with, refuse_map, struct_begin, struct_rest,
-        structure, Seq, unit_struct,
-        write_array_len, write_map_len, write_str, Entries, Fields, Variant,
+        structure, unit_struct, write_array_len, write_map_len, write_str, Entries, Fields, Seq,
+        Variant,
     };
     pub use crate::de::{DeError, Deserializer};
     pub use crate::error::EncodeError;
