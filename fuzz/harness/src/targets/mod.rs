@@ -19,8 +19,8 @@ pub enum Outcome {
     },
     /// The codec refused it.
     Rejected(hardpack::Error),
-    /// A structured target's input described a value, or a document decoded into a target's
-    /// own types, and every check on it held (there is no `Value` to describe).
+    /// A structured target's input described a value, and every check on it held; there is no
+    /// decoding verdict on the input itself.
     Checked,
     /// A structured target's input was too short to describe a value.
     NoValue,
