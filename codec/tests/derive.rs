@@ -491,3 +491,69 @@ fn a_million_empty_maps_decode_within_the_typed_heap_bound() {
         .unwrap_err();
     assert_eq!(err.limit(), Some(Limit::AllocBytes), "{err}");
 }
+
+/// `#[hardpack(with = "..")]`: a count written as text.
+mod as_text {
+    use hardpack::de::{DeError, Deserializer};
+    use hardpack::derive::{Decode, Encode};
+    use hardpack::error::EncodeError;
+
+    pub fn decode<const STRICT: bool>(de: &mut Deserializer<'_, STRICT>) -> Result<u32, DeError> {
+        let text = <&str as Decode>::decode(de)?;
+        text.parse()
+            .map_err(|_| serde::de::Error::custom(format!("{text:?} is not a count")))
+    }
+
+    pub fn encode(value: &u32, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        value.to_string().encode(out)
+    }
+}
+
+#[derive(Encode, Decode, Debug, PartialEq)]
+struct Reading {
+    #[hardpack(with = "as_text")]
+    count: u32,
+    #[hardpack(with = "as_text", default)]
+    extra: u32,
+}
+
+#[derive(Encode, Decode, Debug, PartialEq)]
+enum Counted {
+    Text(#[hardpack(with = "as_text")] u32),
+}
+
+#[test]
+fn a_field_read_and_written_by_its_own_functions() {
+    let reading = Reading {
+        count: 12,
+        extra: 7,
+    };
+    let bytes = hardpack::derive::to_vec(&reading).unwrap();
+    assert_eq!(bytes, hardpack::to_vec(&("12", "7")).unwrap());
+    assert_eq!(
+        hardpack::derive::from_slice::<Reading>(&bytes).unwrap(),
+        reading
+    );
+    // Left out of the array, or of a map of the names: its default.
+    let short = hardpack::to_vec(&("5",)).unwrap();
+    assert_eq!(
+        hardpack::derive::from_slice::<Reading>(&short).unwrap(),
+        Reading { count: 5, extra: 0 }
+    );
+    let named = hardpack::to_vec(&BTreeMap::from([("count", "6")])).unwrap();
+    assert_eq!(
+        hardpack::derive::from_slice::<Reading>(&named).unwrap(),
+        Reading { count: 6, extra: 0 }
+    );
+    // The function's own error, placed at the struct (as serde places a `deserialize_with`
+    // error made without a position).
+    let err =
+        hardpack::derive::from_slice::<Reading>(&hardpack::to_vec(&("x",)).unwrap()).unwrap_err();
+    assert_eq!(err.to_string(), "\"x\" is not a count at byte 0, depth 0");
+    let bytes = hardpack::derive::to_vec(&Counted::Text(3)).unwrap();
+    assert_eq!(bytes, b"\x81\xa4Text\xa13");
+    assert_eq!(
+        hardpack::derive::from_slice::<Counted>(&bytes).unwrap(),
+        Counted::Text(3)
+    );
+}
