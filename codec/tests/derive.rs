@@ -474,8 +474,9 @@ fn a_million_element_claim_past_the_budget_reserves_at_most_serdes_cap() {
 fn a_million_empty_maps_decode_within_the_typed_heap_bound() {
     let mut bytes = vec![0xdd, 0x00, 0x0f, 0x42, 0x40];
     bytes.extend(std::iter::repeat_n(0x80, 1_000_000));
-    // 24 MB of 24-byte slots charged, under a 32 MiB budget: the typed path's documented
-    // bound is twice the budget, and serde's 1 MiB size-hint reservation per open collection.
+    // A slot a map (24 bytes on a 64-bit target, 12 on a 32-bit one) charged, under a 32 MiB
+    // budget: the typed path's documented bound is twice the budget, and serde's 1 MiB
+    // size-hint reservation per open collection.
     let decoder = Decoder::new(Limits::default().with(Limit::AllocBytes, 32 << 20));
     let started = std::time::Instant::now();
     let (result, held) =
@@ -484,12 +485,18 @@ fn a_million_empty_maps_decode_within_the_typed_heap_bound() {
     assert!(held <= (64 << 20) + (1 << 20), "{held} bytes held");
     // A generous bound for a shared 2-core machine, in a debug build.
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
-    // 4 bytes under the charge, it is refused.
-    let decoder = Decoder::new(Limits::default().with(Limit::AllocBytes, 24_000_000 - 4));
-    let err = decoder
-        .from_slice_derived::<Vec<BTreeMap<String, u8>>>(&bytes)
-        .unwrap_err();
+    // 4 bytes under the charge (`size_of` an element, a million times), it is refused.
+    let charge = std::mem::size_of::<BTreeMap<String, u8>>() * 1_000_000;
+    let decoder = Decoder::new(Limits::default().with(Limit::AllocBytes, charge - 4));
+    let refused = decoder.from_slice_derived::<Vec<BTreeMap<String, u8>>>(&bytes);
+    let Err(err) = refused else {
+        panic!("a million maps decoded under {} bytes", charge - 4);
+    };
     assert_eq!(err.limit(), Some(Limit::AllocBytes), "{err}");
+    let decoder = Decoder::new(Limits::default().with(Limit::AllocBytes, charge));
+    assert!(decoder
+        .from_slice_derived::<Vec<BTreeMap<String, u8>>>(&bytes)
+        .is_ok());
 }
 
 /// `#[hardpack(with = "..")]`: a count written as text.
