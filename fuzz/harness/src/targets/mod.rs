@@ -205,6 +205,7 @@ pub const TARGETS: &[Target] = &[
                  (schema::Any) where both accept; every disagreement is one of \
                  SERDE_DISAGREEMENTS",
     },
+    #[cfg(feature = "derive")]
     Target {
         name: "derive_differential",
         run: derive_differential,
@@ -240,6 +241,7 @@ pub fn target(name: &str) -> Option<&'static Target> {
     TARGETS.iter().find(|t| t.name == name)
 }
 
+#[cfg(feature = "derive")]
 pub mod derived;
 mod differential;
 mod owned;
@@ -248,6 +250,7 @@ mod shapes;
 mod stream;
 mod surfaces;
 mod typed;
+#[cfg(feature = "derive")]
 pub use derived::{derive_differential, derive_differential_limits};
 pub use differential::*;
 pub use owned::*;
