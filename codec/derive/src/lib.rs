@@ -258,20 +258,54 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
     })
 }
 
-/// The read of one field from an array by straight-line code (`__seq`, after
-/// `struct_begin`), at `index` among the fields read.
-fn read_seq_element(field: &Field, index: usize, expecting_len: &str) -> TokenStream {
+/// Where a struct's fields are read from when it is an array.
+#[derive(Clone, Copy)]
+enum ArrayReader {
+    /// Straight-line code (`__seq`, after `struct_begin`), on the deserializer `__de`.
+    Seq,
+    /// `structure`'s closure, handed the array's elements (`__fields`).
+    Fields,
+}
+
+/// The read of one field, at `index` among the fields read.
+fn read_field(field: &Field, index: usize, expecting_len: &str, from: ArrayReader) -> TokenStream {
     let ty = &field.ty;
+    let (reader, de, strict) = match from {
+        ArrayReader::Seq => (quote!(__seq), quote!(__de,), quote!(, STRICT)),
+        ArrayReader::Fields => (quote!(__fields), quote!(), quote!()),
+    };
     match (&field.attrs.with, field.attrs.default) {
         (Some(with), false) => quote!(
-            __seq.field_with(__de, #index, &#expecting_len, |__de| #with::decode(__de))?
+            #reader.field_with(#de #index, &#expecting_len, |__de| #with::decode(__de))?
         ),
         (Some(with), true) => {
-            quote!(__seq.field_with_or_default(__de, |__de| #with::decode(__de))?)
+            quote!(#reader.field_with_or_default(#de |__de| #with::decode(__de))?)
         }
-        (None, false) => quote!(__seq.field::<#ty, STRICT>(__de, #index, &#expecting_len)?),
-        (None, true) => quote!(__seq.field_or_default::<#ty, STRICT>(__de)?),
+        (None, false) => quote!(#reader.field::<#ty #strict>(#de #index, &#expecting_len)?),
+        (None, true) => quote!(#reader.field_or_default::<#ty #strict>(#de)?),
     }
+}
+
+/// Each field's local (`__f0`, ...) and the statement binding it: read in order, or its
+/// default when skipped.
+fn field_reads(
+    fields: &[Field],
+    expecting_len: &str,
+    from: ArrayReader,
+) -> (Vec<Ident>, Vec<TokenStream>) {
+    let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
+    let mut reads = Vec::new();
+    let mut index = 0usize;
+    for (field, local) in fields.iter().zip(&locals) {
+        if field.attrs.skip {
+            reads.push(quote!(let #local = ::core::default::Default::default();));
+        } else {
+            let element = read_field(field, index, expecting_len, from);
+            reads.push(quote!(let #local = #element;));
+            index += 1;
+        }
+    }
+    (locals, reads)
 }
 
 /// A struct's (tuple struct's, struct variant's) whole read from `__de`: straight-line code for
@@ -287,18 +321,7 @@ fn read_struct_body(
     let p = private();
     let count = fields.iter().filter(|f| !f.attrs.skip).count();
     let expecting_len = with_elements(expecting, count);
-    let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
-    let mut reads = Vec::new();
-    let mut index = 0usize;
-    for (field, local) in fields.iter().zip(&locals) {
-        if field.attrs.skip {
-            reads.push(quote!(let #local = ::core::default::Default::default();));
-        } else {
-            let element = read_seq_element(field, index, &expecting_len);
-            reads.push(quote!(let #local = #element;));
-            index += 1;
-        }
-    }
+    let (locals, reads) = field_reads(fields, &expecting_len, ArrayReader::Seq);
     let construct = if named {
         let members = fields.iter().map(|f| &f.member);
         quote!(#build { #(#members: #locals),* })
@@ -320,20 +343,6 @@ fn read_struct_body(
     }
 }
 
-/// The read of one field from an array's elements (`__fields`), at `index` among the fields
-/// read.
-fn read_element(field: &Field, index: usize, expecting_len: &str) -> TokenStream {
-    let ty = &field.ty;
-    match (&field.attrs.with, field.attrs.default) {
-        (Some(with), false) => {
-            quote!(__fields.field_with(#index, &#expecting_len, |__de| #with::decode(__de))?)
-        }
-        (Some(with), true) => quote!(__fields.field_with_or_default(|__de| #with::decode(__de))?),
-        (None, false) => quote!(__fields.field::<#ty>(#index, &#expecting_len)?),
-        (None, true) => quote!(__fields.field_or_default::<#ty>()?),
-    }
-}
-
 /// The reads of a struct's (or struct variant's) fields: a tuple of what
 /// `structure` takes, the closures from an array and from a map.
 fn read_structure(
@@ -345,20 +354,9 @@ fn read_structure(
     let read: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip).collect();
     let expecting_len = with_elements(expecting, read.len());
     let names: Vec<&str> = read.iter().map(|f| f.name.as_str()).collect();
-    let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
 
     // From an array: each field in order.
-    let mut seq_reads = Vec::new();
-    let mut index = 0usize;
-    for (field, local) in fields.iter().zip(&locals) {
-        if field.attrs.skip {
-            seq_reads.push(quote!(let #local = ::core::default::Default::default();));
-        } else {
-            let element = read_element(field, index, &expecting_len);
-            seq_reads.push(quote!(let #local = #element;));
-            index += 1;
-        }
-    }
+    let (locals, seq_reads) = field_reads(fields, &expecting_len, ArrayReader::Fields);
     let members: Vec<&syn::Member> = fields.iter().map(|f| &f.member).collect();
     let construct = quote!(#build { #(#members: #locals),* });
 
@@ -443,18 +441,7 @@ fn read_tuple(
     let p = private();
     let count = fields.iter().filter(|f| !f.attrs.skip).count();
     let expecting_len = with_elements(expecting, count);
-    let mut index = 0usize;
-    let mut reads = Vec::new();
-    let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
-    for (field, local) in fields.iter().zip(&locals) {
-        if field.attrs.skip {
-            reads.push(quote!(let #local = ::core::default::Default::default();));
-        } else {
-            let element = read_element(field, index, &expecting_len);
-            reads.push(quote!(let #local = #element;));
-            index += 1;
-        }
-    }
+    let (locals, reads) = field_reads(fields, &expecting_len, ArrayReader::Fields);
     Ok(quote! {
         |__fields: &mut #p::Fields<'_, 'de, STRICT>| -> #p::Result<Self, #p::DeError> {
             #(#reads)*

@@ -660,15 +660,7 @@ fn in_map<'de, T, const STRICT: bool>(
     let items_left = de.open.innermost;
     if items_left > 0 {
         drop(value);
-        let message = if items_left % 2 == 1 {
-            "the type read a map key and not its value".to_string()
-        } else {
-            format!(
-                "the map has {} entries more than the type takes",
-                items_left / 2
-            )
-        };
-        return Err(de::Error::custom(message));
+        return Err(super::deserializer::map_left_unread(items_left));
     }
     de.open.leave(around);
     if len > 0 {
@@ -1333,37 +1325,22 @@ macro_rules! int_encode {
 
 int_encode!(i8, i16, i32, i64, isize);
 
-impl Encode for u8 {
-    #[inline(always)]
-    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        header::write_u8(*self, out);
-        Ok(())
-    }
+/// The leaves one header write holds.
+macro_rules! header_encode {
+    ($($ty:ty => $write:ident),* $(,)?) => {
+        $(
+            impl Encode for $ty {
+                #[inline(always)]
+                fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+                    header::$write(*self, out);
+                    Ok(())
+                }
+            }
+        )*
+    };
 }
 
-impl Encode for bool {
-    #[inline(always)]
-    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        header::write_bool(*self, out);
-        Ok(())
-    }
-}
-
-impl Encode for f32 {
-    #[inline(always)]
-    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        header::write_f32(*self, out);
-        Ok(())
-    }
-}
-
-impl Encode for f64 {
-    #[inline(always)]
-    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        header::write_f64(*self, out);
-        Ok(())
-    }
-}
+header_encode!(u8 => write_u8, bool => write_bool, f32 => write_f32, f64 => write_f64);
 
 impl Encode for u128 {
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {

@@ -653,17 +653,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
                 if items_left > 0 {
                     // As in `visit_seq`.
                     drop(value);
-                    // Each entry is two items, its key handed out first: an odd count is a
-                    // value due.
-                    let message = if items_left % 2 == 1 {
-                        "the type read a map key and not its value".to_string()
-                    } else {
-                        format!(
-                            "the map has {} entries more than the type takes",
-                            items_left / 2
-                        )
-                    };
-                    return Err(de::Error::custom(message));
+                    return Err(map_left_unread(items_left));
                 }
                 self.open.leave(around);
                 if len > 0 {
@@ -908,4 +898,19 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for &mut Deserializer<'de, S
     fn is_human_readable(&self) -> bool {
         false
     }
+}
+
+/// The refusal of a map whose type read `items_left` of its items no further. Each entry is two
+/// items, its key handed out first: an odd count is a value due.
+#[cold]
+pub(super) fn map_left_unread(items_left: usize) -> DeError {
+    let message = if items_left % 2 == 1 {
+        "the type read a map key and not its value".to_string()
+    } else {
+        format!(
+            "the map has {} entries more than the type takes",
+            items_left / 2
+        )
+    };
+    de::Error::custom(message)
 }
