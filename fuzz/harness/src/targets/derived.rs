@@ -58,8 +58,17 @@ pub struct Envelope<'a, T> {
     body: T,
     #[serde(with = "serde_bytes")]
     raw: &'a [u8],
-    tags: std::collections::HashMap<String, i64>,
+    tags: Tags,
 }
+
+/// A `HashMap` whose hasher has no random seed: two equal maps filled in one order iterate in
+/// one order, so the values the two paths decode compare by their encodings (with
+/// `RandomState`, each map wrote its entries in an order of its own).
+pub type Tags = std::collections::HashMap<
+    String,
+    i64,
+    std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>,
+>;
 
 /// The depth this target decodes under, at most: the recursive types recurse natively on
 /// the fuzzer's own thread, on both paths.
