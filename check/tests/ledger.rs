@@ -743,3 +743,55 @@ fn a_tagged_variant_whose_inner_enum_was_taken_in_part_is_seen_in_part() {
         report.text()
     );
 }
+
+/// A sample closes the tagged variant the trace could build only in part (the enum inside it
+/// holds an id that validates): the sample passes through the variant and the id.
+#[test]
+fn a_sample_of_an_adjacently_tagged_variant_written_as_a_sequence_builds_it() {
+    let report = check::<Command>()
+        .sample(&Command::Run(Target::Member(Id("id-123456".into()))))
+        .run();
+    assert!(report.is_hardened(), "{}", report.text());
+    assert_eq!(open_places(&report), BTreeMap::new(), "{}", report.text());
+}
+
+/// Two adjacently tagged enums in one struct: each tag refused while its enum is searched
+/// whole names that enum's variants, not the other's.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t", content = "c")]
+enum Left {
+    A,
+    B(u8),
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "k", content = "v")]
+enum Right {
+    C,
+    D(String),
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct TwoAdjacent {
+    left: Left,
+    right: Right,
+}
+
+#[test]
+fn two_adjacently_tagged_enums_each_keep_their_own_variants() {
+    let report = check::<TwoAdjacent>().run();
+    let variants: Vec<&str> = report
+        .ledger
+        .lines
+        .iter()
+        .filter(|l| l.variant)
+        .map(|l| l.place.as_str())
+        .collect();
+    assert_eq!(
+        variants,
+        ["Left::A", "Left::B", "Right::C", "Right::D"],
+        "{}",
+        report.text()
+    );
+    assert!(report.is_hardened(), "{}", report.text());
+}

@@ -527,7 +527,23 @@ struct Reading {
 #[derive(Encode, Decode, Debug, PartialEq)]
 enum Counted {
     Text(#[hardpack(with = "as_text")] u32),
+    Pair(
+        #[hardpack(with = "as_text")] u32,
+        #[hardpack(with = "as_text", default)] u32,
+    ),
+    Named {
+        #[hardpack(with = "as_text")]
+        count: u32,
+        #[hardpack(with = "as_text", default)]
+        extra: u32,
+    },
 }
+
+#[derive(Encode, Decode, Debug, PartialEq)]
+struct TextPair(
+    #[hardpack(with = "as_text")] u32,
+    #[hardpack(with = "as_text", default)] u32,
+);
 
 #[test]
 fn a_field_read_and_written_by_its_own_functions() {
@@ -562,5 +578,70 @@ fn a_field_read_and_written_by_its_own_functions() {
     assert_eq!(
         hardpack::derive::from_slice::<Counted>(&bytes).unwrap(),
         Counted::Text(3)
+    );
+}
+
+#[test]
+fn fields_read_by_their_own_functions_in_tuple_and_struct_variants_and_tuple_structs() {
+    let both = [
+        (
+            Counted::Pair(3, 4),
+            hardpack::to_vec(&BTreeMap::from([("Pair", ("3", "4"))])),
+        ),
+        (
+            Counted::Named { count: 5, extra: 6 },
+            hardpack::to_vec(&BTreeMap::from([("Named", ("5", "6"))])),
+        ),
+    ];
+    for (value, serde_bytes) in both {
+        let bytes = hardpack::derive::to_vec(&value).unwrap();
+        assert_eq!(bytes, serde_bytes.unwrap(), "{value:?}");
+        assert_eq!(
+            hardpack::derive::from_slice::<Counted>(&bytes).unwrap(),
+            value
+        );
+    }
+    let pair = hardpack::derive::to_vec(&TextPair(7, 8)).unwrap();
+    assert_eq!(pair, hardpack::to_vec(&("7", "8")).unwrap());
+    assert_eq!(
+        hardpack::derive::from_slice::<TextPair>(&pair).unwrap(),
+        TextPair(7, 8)
+    );
+
+    // The defaulted field left out: its default; the other one left out: refused.
+    let short = |tag: &str| hardpack::to_vec(&BTreeMap::from([(tag, ("9",))])).unwrap();
+    assert_eq!(
+        hardpack::derive::from_slice::<Counted>(&short("Pair")).unwrap(),
+        Counted::Pair(9, 0)
+    );
+    assert_eq!(
+        hardpack::derive::from_slice::<Counted>(&short("Named")).unwrap(),
+        Counted::Named { count: 9, extra: 0 }
+    );
+    let single = hardpack::to_vec(&("9",)).unwrap();
+    assert_eq!(
+        hardpack::derive::from_slice::<TextPair>(&single).unwrap(),
+        TextPair(9, 0)
+    );
+    let empty: [&str; 0] = [];
+    let err =
+        hardpack::derive::from_slice::<TextPair>(&hardpack::to_vec(&empty).unwrap()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid length 0, expected tuple struct TextPair with 2 elements at byte 0, depth 0"
+    );
+    // One element more than the type reads.
+    let long = hardpack::to_vec(&("1", "2", "3")).unwrap();
+    let err = hardpack::derive::from_slice::<TextPair>(&long).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the array has 1 elements more than the type takes at byte 0, depth 0"
+    );
+    // From a bin, a byte is not a field its function reads.
+    let bin = hardpack::to_vec(&serde_bytes::Bytes::new(&[1, 2])).unwrap();
+    let err = hardpack::derive::from_slice::<TextPair>(&bin).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid type: integer `1`, expected a field read by its own function at byte 0, depth 0"
     );
 }
