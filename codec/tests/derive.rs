@@ -229,6 +229,26 @@ fn a_struct_is_read_from_a_map_of_its_names_as_serde_reads_it() {
         }
     );
     same_outcome::<Attributes>(&Decoder::default(), &bytes);
+
+    // Keys as bins of the names, and as the fields' indices (one past the last is unknown).
+    let key = |name: &str| hardpack::Value::from(name.as_bytes());
+    let by_bytes = hardpack::encode(&hardpack::Value::from(vec![
+        (key("x"), hardpack::Value::from(6u8)),
+        (key("last"), hardpack::Value::from("b")),
+        (hardpack::Value::from(3u8), hardpack::Value::from(9u8)),
+    ]))
+    .unwrap();
+    let read: Attributes = hardpack::derive::from_slice(&by_bytes).unwrap();
+    assert_eq!(
+        read,
+        Attributes {
+            renamed: 6,
+            defaulted: 0,
+            skipped: 0,
+            last: Some("b".into())
+        }
+    );
+    same_outcome::<Attributes>(&Decoder::default(), &by_bytes);
 }
 
 /// The serde path's result and the derive path's, for one input.
