@@ -665,3 +665,40 @@ fn fields_read_by_their_own_functions_in_tuple_and_struct_variants_and_tuple_str
         "invalid type: integer `1`, expected a field read by its own function at byte 0, depth 0"
     );
 }
+
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq)]
+struct Empty {}
+
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq)]
+struct Link {
+    empty: Empty,
+    next: Option<Box<Link>>,
+}
+
+/// An empty struct's array opens no level, so leaving it closes none: were it to close one,
+/// the depth counted would fall behind the nesting, and the refusal be placed where the
+/// serde path does not place it.
+#[test]
+fn an_empty_struct_leaves_the_depth_where_it_found_it() {
+    let mut link = Link {
+        empty: Empty {},
+        next: None,
+    };
+    for _ in 0..40 {
+        link = Link {
+            empty: Empty {},
+            next: Some(Box::new(link)),
+        };
+    }
+    let bytes = hardpack::to_vec(&link).unwrap();
+    let decoder = Decoder::new(Limits::default().with(Limit::Depth, 16));
+    let err = decoder.from_slice_derived::<Link>(&bytes).unwrap_err();
+    assert_eq!(err.limit(), Some(Limit::Depth), "{err}");
+    same_outcome::<Link>(&decoder, &bytes);
+    assert_eq!(
+        Decoder::default()
+            .from_slice_derived::<Link>(&bytes)
+            .unwrap(),
+        link
+    );
+}
