@@ -701,4 +701,43 @@ fn an_empty_struct_leaves_the_depth_where_it_found_it() {
             .unwrap(),
         link
     );
+    // The same with each empty struct read from an empty map.
+    let mut from_maps = b"\x92\x80".repeat(41);
+    from_maps.push(0xc0);
+    let err = decoder.from_slice_derived::<Link>(&from_maps).unwrap_err();
+    assert_eq!(err.limit(), Some(Limit::Depth), "{err}");
+    same_outcome::<Link>(&decoder, &from_maps);
+}
+
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq)]
+struct Rgb(u8, u8, u8);
+
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq)]
+struct Pixel {
+    red: u8,
+    green: u8,
+}
+
+/// A struct of bytes read from a bin, one field a byte, as the serde path reads it; a bin
+/// too short or too long is refused.
+#[test]
+fn a_struct_of_bytes_is_read_from_a_bin() {
+    let bin = |bytes: &[u8]| hardpack::to_vec(&serde_bytes::Bytes::new(bytes)).unwrap();
+    assert_eq!(
+        hardpack::derive::from_slice::<Rgb>(&bin(&[1, 2, 3])).unwrap(),
+        Rgb(1, 2, 3)
+    );
+    assert_eq!(
+        hardpack::derive::from_slice::<Pixel>(&bin(&[4, 5])).unwrap(),
+        Pixel { red: 4, green: 5 }
+    );
+    for bytes in [&[][..], &[1, 2], &[1, 2, 3], &[1, 2, 3, 4]] {
+        same_outcome::<Rgb>(&Decoder::default(), &bin(bytes));
+        same_outcome::<Pixel>(&Decoder::default(), &bin(bytes));
+    }
+    let err = hardpack::derive::from_slice::<Rgb>(&bin(&[1, 2, 3, 4])).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the bin has 1 bytes more than the type takes at byte 0, depth 0"
+    );
 }
