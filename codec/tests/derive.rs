@@ -741,3 +741,54 @@ fn a_struct_of_bytes_is_read_from_a_bin() {
         "the bin has 1 bytes more than the type takes at byte 0, depth 0"
     );
 }
+
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq)]
+enum Shape {
+    Dot,
+    Line(u8, u8),
+    Box { width: u8 },
+}
+
+/// A variant named by a bin of its name or by its index, as serde's derived identifier reads
+/// one; an unknown name, an index past the last variant, and a tuple variant written as a map
+/// are refused at the same place as on the serde path.
+#[test]
+fn a_variant_is_named_by_its_name_its_bytes_or_its_index() {
+    use hardpack::Value;
+    let line = Value::from(vec![Value::from(1u8), Value::from(2u8)]);
+    let tagged = |tag: Value, content: Value| hardpack::encode(&Value::from(vec![(tag, content)]));
+    let documents = [
+        tagged(Value::from(&b"Line"[..]), line.clone()),
+        tagged(Value::from(&b"Lime"[..]), line.clone()),
+        tagged(Value::from(1u8), line.clone()),
+        tagged(
+            Value::from(2u8),
+            Value::from(vec![(Value::from("width"), Value::from(3u8))]),
+        ),
+        tagged(Value::from(3u8), line.clone()),
+        tagged(Value::from(u64::MAX), line.clone()),
+        tagged(
+            Value::from("Line"),
+            Value::from(vec![(Value::from(0u8), Value::from(1u8))]),
+        ),
+    ];
+    for document in &documents {
+        same_outcome::<Shape>(&Decoder::default(), document.as_ref().unwrap());
+    }
+    let read = |i: usize| hardpack::derive::from_slice::<Shape>(documents[i].as_ref().unwrap());
+    assert_eq!(read(0).unwrap(), Shape::Line(1, 2));
+    assert_eq!(read(2).unwrap(), Shape::Line(1, 2));
+    assert_eq!(read(3).unwrap(), Shape::Box { width: 3 });
+    assert_eq!(
+        read(1).unwrap_err().to_string(),
+        "unknown variant `Lime`, expected one of `Dot`, `Line`, `Box` at byte 1, depth 1"
+    );
+    assert!(read(4)
+        .unwrap_err()
+        .to_string()
+        .starts_with("invalid value: integer `3`"));
+    assert!(read(6)
+        .unwrap_err()
+        .to_string()
+        .starts_with("invalid type: map, expected tuple variant Shape::Line"));
+}
