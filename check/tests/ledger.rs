@@ -31,6 +31,17 @@ struct Group {
     members: Vec<Id>,
 }
 
+/// The ledger's lines that are variants, by place.
+fn variant_places(report: &hardpack_check::Report) -> Vec<&str> {
+    report
+        .ledger
+        .lines
+        .iter()
+        .filter(|l| l.variant)
+        .map(|l| l.place.as_str())
+        .collect()
+}
+
 fn open_places(report: &hardpack_check::Report) -> BTreeMap<String, &'static str> {
     report
         .ledger
@@ -615,15 +626,8 @@ struct HoldsAdjacent {
 #[test]
 fn an_enum_inside_an_adjacently_tagged_variant_does_not_lend_it_variants() {
     let report = check::<HoldsAdjacent>().run();
-    let variants: Vec<&str> = report
-        .ledger
-        .lines
-        .iter()
-        .filter(|l| l.variant)
-        .map(|l| l.place.as_str())
-        .collect();
     assert_eq!(
-        variants,
+        variant_places(&report),
         ["Tagged::Holds", "Tagged::Pair", "Tagged::Unit"],
         "{}",
         report.text()
@@ -780,15 +784,8 @@ struct TwoAdjacent {
 #[test]
 fn two_adjacently_tagged_enums_each_keep_their_own_variants() {
     let report = check::<TwoAdjacent>().run();
-    let variants: Vec<&str> = report
-        .ledger
-        .lines
-        .iter()
-        .filter(|l| l.variant)
-        .map(|l| l.place.as_str())
-        .collect();
     assert_eq!(
-        variants,
+        variant_places(&report),
         ["Left::A", "Left::B", "Right::C", "Right::D"],
         "{}",
         report.text()
