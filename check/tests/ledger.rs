@@ -759,6 +759,20 @@ fn a_sample_of_an_adjacently_tagged_variant_written_as_a_sequence_builds_it() {
     assert_eq!(open_places(&report), BTreeMap::new(), "{}", report.text());
 }
 
+/// The same sample as the bytes rmp-serde writes by default, a sequence alone (`["Run",
+/// {"Member": "id-123456"}]`, no map of names beside it): its first item names the variant.
+#[test]
+fn a_captured_sequence_of_an_adjacently_tagged_variant_builds_it() {
+    let compact = rmp_serde::to_vec(&Command::Run(Target::Member(Id("id-123456".into())))).unwrap();
+    assert_eq!(
+        compact[0], 0x92,
+        "rmp-serde writes the enum as a sequence of two"
+    );
+    let report = check::<Command>().sample_bytes("captured", compact).run();
+    assert!(report.is_hardened(), "{}", report.text());
+    assert_eq!(open_places(&report), BTreeMap::new(), "{}", report.text());
+}
+
 /// Two adjacently tagged enums in one struct: each tag refused while its enum is searched
 /// whole names that enum's variants, not the other's.
 #[derive(Debug, Deserialize, Serialize)]
