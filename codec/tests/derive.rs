@@ -743,6 +743,18 @@ fn a_struct_of_bytes_is_read_from_a_bin() {
 }
 
 #[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq)]
+struct ByteThenBytes<'a>(u8, #[serde(with = "serde_bytes")] &'a [u8]);
+
+/// A struct whose second field borrows bytes, read from a bin: the first byte is the `u8`,
+/// the second is not a byte string, and both paths refuse it in the same words.
+#[test]
+fn a_struct_of_borrowed_bytes_is_refused_from_a_bin() {
+    let bin = hardpack::to_vec(&serde_bytes::Bytes::new(&[1, 7])).unwrap();
+    same_outcome::<ByteThenBytes>(&Decoder::default(), &bin);
+    assert!(hardpack::derive::from_slice::<ByteThenBytes>(&bin).is_err());
+}
+
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq)]
 enum Shape {
     Dot,
     Line(u8, u8),
