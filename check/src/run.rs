@@ -559,44 +559,67 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         // The parent writes this child's payloads to its stdin, from `role.first` on.
         let stdin = std::io::stdin();
         let mut payloads = PayloadReader(BufReader::new(stdin.lock()));
-        let mut index = role.first;
-        while index < role.end {
-            // The child ends when its payloads are decoded: each may as well be `'static`, so
-            // that a type that borrows from its input can be decoded from it.
-            let bytes: &'static [u8] = match payloads.next() {
-                Ok(Some(bytes)) => Box::leak(bytes.into_boxed_slice()),
-                Ok(None) => break,
-                Err(e) => {
-                    say(&format!("no-payloads\t{}", one_line(&e)));
+        // One decoding thread, on the check's stack size, for every payload of this child: a
+        // thread a payload cost as much as the decoding itself on small payloads (its stack
+        // and allocator arena mapped, faulted in and unmapped each time). What a payload
+        // measures is its own (the counters are taken before and after it).
+        std::thread::scope(|scope| {
+            let (work, jobs) = mpsc::sync_channel::<&'static [u8]>(0);
+            let (results, measured) = mpsc::channel();
+            let worker = std::thread::Builder::new()
+                .name("hardpack-check decoder".into())
+                .stack_size(self.stack_bytes)
+                .spawn_scoped(scope, move || {
+                    for bytes in jobs {
+                        if results.send(self.decode_one(decode, bytes)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            let mut index = role.first;
+            while index < role.end {
+                // The child ends when its payloads are decoded: each may as well be
+                // `'static`, so that a type that borrows from its input can be decoded
+                // from it.
+                let bytes: &'static [u8] = match payloads.next() {
+                    Ok(Some(bytes)) => Box::leak(bytes.into_boxed_slice()),
+                    Ok(None) => break,
+                    Err(e) => {
+                        say(&format!("no-payloads\t{}", one_line(&e)));
+                        break;
+                    }
+                };
+                say(&format!("start\t{index}"));
+                let outcome = match &worker {
+                    Ok(_) => match work.send(bytes).ok().and_then(|()| measured.recv().ok()) {
+                        Some(outcome) => Ok(outcome),
+                        None => Err("the thread died".to_string()),
+                    },
+                    Err(e) => Err(format!("no thread: {e}")),
+                };
+                let worker_lives = outcome.is_ok();
+                let line = match outcome {
+                    Ok(((verdict, charged, message, offset), cost)) => {
+                        let charged = charged.map_or_else(|| "-".to_string(), |c| c.to_string());
+                        let offset = offset.map_or_else(|| "-".to_string(), |c| c.to_string());
+                        format!(
+                            "done\t{index}\t{verdict}\t{}\t{}\t{}\t{charged}\t{offset}\t{}",
+                            cost.peak_bytes,
+                            cost.allocations,
+                            cost.elapsed.as_micros(),
+                            one_line(&message)
+                        )
+                    }
+                    Err(why) => format!("done\t{index}\tpanicked\t0\t0\t0\t-\t-\t{why}"),
+                };
+                say(&line);
+                index += 1;
+                if !worker_lives {
+                    // The parent starts another child for the payloads after this one.
                     break;
                 }
-            };
-            say(&format!("start\t{index}"));
-            let measured = std::thread::scope(|scope| {
-                std::thread::Builder::new()
-                    .name(format!("hardpack-check payload {index}"))
-                    .stack_size(self.stack_bytes)
-                    .spawn_scoped(scope, || self.decode_one(decode, bytes))
-                    .map(|handle| handle.join())
-            });
-            let line = match measured {
-                Ok(Ok(((verdict, charged, message, offset), cost))) => {
-                    let charged = charged.map_or_else(|| "-".to_string(), |c| c.to_string());
-                    let offset = offset.map_or_else(|| "-".to_string(), |c| c.to_string());
-                    format!(
-                        "done\t{index}\t{verdict}\t{}\t{}\t{}\t{charged}\t{offset}\t{}",
-                        cost.peak_bytes,
-                        cost.allocations,
-                        cost.elapsed.as_micros(),
-                        one_line(&message)
-                    )
-                }
-                Ok(Err(_)) => format!("done\t{index}\tpanicked\t0\t0\t0\t-\t-\tthe thread died"),
-                Err(e) => format!("done\t{index}\tpanicked\t0\t0\t0\t-\t-\tno thread: {e}"),
-            };
-            say(&line);
-            index += 1;
-        }
+            }
+        });
         std::process::exit(0)
     }
 
