@@ -490,6 +490,26 @@ fn a_million_element_claim_past_the_budget_reserves_at_most_serdes_cap() {
     );
 }
 
+/// A bin read as a `Vec` reserves from a hint the budget bounds, as an array's does: a
+/// 100,000-byte bin read as `u64`s under a 1,000-byte budget reserves what the budget left
+/// holds at 64 bytes an element (15 elements, 120 bytes), not the bin's length.
+#[test]
+fn a_long_bin_read_as_a_vec_reserves_within_the_budget() {
+    let mut bytes = vec![0xc6, 0x00, 0x01, 0x86, 0xa0];
+    bytes.extend(std::iter::repeat_n(7u8, 100_000));
+    let decoder = Decoder::new(Limits::default().with(Limit::AllocBytes, 1_000));
+    let (derived, allocated) = peak_of(|| decoder.from_slice_derived::<Vec<u64>>(&bytes));
+    let err = derived.unwrap_err();
+    assert_eq!(err.limit(), Some(Limit::AllocBytes), "{err}");
+    assert!(allocated <= 1_000, "{allocated} bytes held");
+    let (serde, allocated) = peak_of(|| decoder.from_slice::<Vec<u64>>(&bytes));
+    assert_eq!(serde, Err(err));
+    assert!(
+        allocated <= 1_000,
+        "{allocated} bytes held by the serde path"
+    );
+}
+
 #[test]
 fn a_million_empty_maps_decode_within_the_typed_heap_bound() {
     let mut bytes = vec![0xdd, 0x00, 0x0f, 0x42, 0x40];
@@ -707,6 +727,41 @@ fn an_empty_struct_leaves_the_depth_where_it_found_it() {
     let err = decoder.from_slice_derived::<Link>(&from_maps).unwrap_err();
     assert_eq!(err.limit(), Some(Limit::Depth), "{err}");
     same_outcome::<Link>(&decoder, &from_maps);
+}
+
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq)]
+struct EmptiesLink {
+    list: Vec<u8>,
+    map: BTreeMap<u8, u8>,
+    next: Option<Box<EmptiesLink>>,
+}
+
+/// An empty `Vec`'s array and an empty map open no level either: were leaving one to close a
+/// level, each link would take the depth back down and the nesting outrun the limit.
+#[test]
+fn an_empty_vec_or_map_leaves_the_depth_where_it_found_it() {
+    let link = |next| EmptiesLink {
+        list: Vec::new(),
+        map: BTreeMap::new(),
+        next,
+    };
+    let mut chain = link(None);
+    for _ in 0..40 {
+        chain = link(Some(Box::new(chain)));
+    }
+    let bytes = hardpack::to_vec(&chain).unwrap();
+    let decoder = Decoder::new(Limits::default().with(Limit::Depth, 16));
+    let err = decoder
+        .from_slice_derived::<EmptiesLink>(&bytes)
+        .unwrap_err();
+    assert_eq!(err.limit(), Some(Limit::Depth), "{err}");
+    same_outcome::<EmptiesLink>(&decoder, &bytes);
+    assert_eq!(
+        Decoder::default()
+            .from_slice_derived::<EmptiesLink>(&bytes)
+            .unwrap(),
+        chain
+    );
 }
 
 #[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq)]
