@@ -773,6 +773,39 @@ fn a_captured_sequence_of_an_adjacently_tagged_variant_builds_it() {
     assert_eq!(open_places(&report), BTreeMap::new(), "{}", report.text());
 }
 
+/// An adjacently tagged enum behind an id that validates: only a captured sequence reaches
+/// it. The variant the sample does not hold is still found, and its content validates too,
+/// so it stays open: the kit does not say hardened.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t", content = "c")]
+enum Order {
+    Cancel(Id),
+    Place(u8),
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Ticket {
+    id: Id,
+    order: Order,
+}
+
+#[test]
+fn a_variant_beside_a_captured_sequence_is_found_from_its_tag() {
+    let compact = rmp_serde::to_vec(&Ticket {
+        id: Id("id-123456".into()),
+        order: Order::Place(3),
+    })
+    .unwrap();
+    let report = check::<Ticket>().sample_bytes("captured", compact).run();
+    assert!(!report.is_hardened(), "{}", report.text());
+    assert_eq!(
+        open_places(&report),
+        BTreeMap::from([("Order::Cancel".to_string(), "refused")]),
+        "{}",
+        report.text()
+    );
+}
+
 /// Two adjacently tagged enums in one struct: each tag refused while its enum is searched
 /// whole names that enum's variants, not the other's.
 #[derive(Debug, Deserialize, Serialize)]
