@@ -561,8 +561,8 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         let mut payloads = PayloadReader(BufReader::new(stdin.lock()));
         // One decoding thread, on the check's stack size, for every payload of this child: a
         // thread a payload mapped, faulted in and unmapped a stack and an allocator arena for
-        // each, which took most of a small payload's time. What a payload measures is still
-        // its own: the counters are taken before and after it.
+        // each. What a payload measures is still its own: the counters are taken before and
+        // after it.
         std::thread::scope(|scope| {
             let (work, jobs) = mpsc::sync_channel::<&'static [u8]>(0);
             let (results, measured) = mpsc::channel();
