@@ -26,6 +26,7 @@ struct Wide<'a> {
     tuple: (u8, char),
     nothing: (),
     wide: i128,
+    wide_unsigned: u128,
     uuid: [u32; 4],
     empty: [u8; 0],
 }
@@ -117,6 +118,7 @@ fn wide(depth: usize) -> Wide<'static> {
         tuple: (7, 'é'),
         nothing: (),
         wide: -(1 << 100),
+        wide_unsigned: u128::MAX - 1,
         uuid: [1, 2, 70000, u32::MAX],
         empty: [],
     }
