@@ -790,7 +790,7 @@ struct Ticket {
 }
 
 #[test]
-fn a_variant_beside_a_captured_sequence_is_found_from_its_tag() {
+fn a_variant_beside_a_captured_sequence_is_found_and_left_open() {
     let compact = rmp_serde::to_vec(&Ticket {
         id: Id("id-123456".into()),
         order: Order::Place(3),
