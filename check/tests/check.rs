@@ -275,3 +275,31 @@ fn without_the_round_trip_the_same_value_is_clean() {
     let dir = payload_dir("no-round-trip", &[("seven", &[0x07])]);
     check::<Drifting>().payloads(&dir).assert_hardened();
 }
+
+/// The meter's control: a decoder that allocates nothing reads zero on every payload, though
+/// each child decodes all its payloads on one thread.
+#[test]
+fn a_decoder_that_allocates_nothing_reads_zero_on_every_payload() {
+    let report = check::<Request>()
+        .decoder("nothing", |_: &[u8]| Ok::<(), String>(()))
+        .run();
+    assert!(report.rows.len() > 100, "{}", report.text());
+    for row in &report.rows {
+        assert_eq!(row.outcome, Outcome::Accepted, "{row:?}");
+        assert_eq!((row.peak_heap_bytes, row.allocations), (0, 0), "{row:?}");
+    }
+}
+
+/// The same with one allocation of 4,096 bytes a payload: each reads exactly that, whatever
+/// the payloads before it on the same thread did.
+#[test]
+fn a_decoder_that_holds_4096_bytes_reads_them_on_every_payload() {
+    let report = check::<Request>()
+        .decoder("4096 bytes", |_: &[u8]| Ok::<_, String>(vec![1u8; 4096]))
+        .run();
+    assert!(report.rows.len() > 100, "{}", report.text());
+    for row in &report.rows {
+        assert_eq!(row.outcome, Outcome::Accepted, "{row:?}");
+        assert_eq!((row.peak_heap_bytes, row.allocations), (4096, 1), "{row:?}");
+    }
+}
