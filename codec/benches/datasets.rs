@@ -12,9 +12,9 @@
 //! and the allocator's state out of the ratios, and a table of them is printed:
 //!
 //! ```sh
-//! cargo bench -p hardpack --features derive --bench datasets --profile bench-lto
-//! cargo bench -p hardpack --features derive --bench datasets --profile bench-lto -- --interleaved
-//! cargo bench -p hardpack --features derive --bench datasets --profile bench-lto -- --interleaved mk48/ Vec
+//! cargo bench -p hardpack-bench --bench datasets --profile bench-lto
+//! cargo bench -p hardpack-bench --bench datasets --profile bench-lto -- --interleaved
+//! cargo bench -p hardpack-bench --bench datasets --profile bench-lto -- --interleaved mk48/ Vec
 //! ```
 
 use std::fmt::Debug;

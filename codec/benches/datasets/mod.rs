@@ -9,8 +9,8 @@
 //!   arrays, short strs);
 //! - `mk48`: 1,000 game updates (small integers, bools, `Vec<u16>`, `Vec<u8>`, tuples).
 //!
-//! Each type derives serde's traits and msgpacker's (and hardpack's, with its `derive` feature); `log` and `minecraft_savedata` have
-//! borrowed twins whose strs point into the input.
+//! Each type derives serde's, msgpacker's and hardpack's traits; `log` and `minecraft_savedata`
+//! have borrowed twins whose strs point into the input.
 
 #![allow(dead_code)]
 
@@ -104,8 +104,9 @@ pub mod log {
         Deserialize,
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
     )]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Address {
         pub x0: u8,
         pub x1: u8,
@@ -113,8 +114,16 @@ pub mod log {
         pub x3: u8,
     }
 
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPacker,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct Log {
         pub address: Address,
         pub identity: String,
@@ -125,8 +134,15 @@ pub mod log {
         pub size: u64,
     }
 
-    #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct BorrowLog<'a> {
         pub address: Address,
         pub identity: &'a str,
@@ -137,14 +153,29 @@ pub mod log {
         pub size: u64,
     }
 
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPacker,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct Logs {
         pub logs: Vec<Log>,
     }
 
-    #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct BorrowLogs<'a> {
         #[serde(borrow)]
         pub logs: Vec<BorrowLog<'a>>,
@@ -254,8 +285,9 @@ pub mod mesh {
         Deserialize,
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
     )]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Vector3 {
         pub x: f32,
         pub y: f32,
@@ -271,8 +303,9 @@ pub mod mesh {
         Deserialize,
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
     )]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Triangle {
         pub v0: Vector3,
         pub v1: Vector3,
@@ -280,8 +313,16 @@ pub mod mesh {
         pub normal: Vector3,
     }
 
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPacker,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct Mesh {
         pub triangles: Vec<Triangle>,
     }
@@ -322,8 +363,9 @@ pub mod minecraft_savedata {
         Deserialize,
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
     )]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     #[repr(u8)]
     pub enum GameType {
         Survival,
@@ -332,16 +374,31 @@ pub mod minecraft_savedata {
         Spectator,
     }
 
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPacker,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct Item {
         pub count: i8,
         pub slot: u8,
         pub id: String,
     }
 
-    #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct BorrowItem<'a> {
         pub count: i8,
         pub slot: u8,
@@ -357,8 +414,9 @@ pub mod minecraft_savedata {
         Deserialize,
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
     )]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Abilities {
         pub walk_speed: f32,
         pub fly_speed: f32,
@@ -369,8 +427,16 @@ pub mod minecraft_savedata {
         pub instabuild: bool,
     }
 
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPacker,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct Entity {
         pub id: String,
         pub pos: (f64, f64, f64),
@@ -390,8 +456,15 @@ pub mod minecraft_savedata {
         pub glowing: bool,
     }
 
-    #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct BorrowEntity<'a> {
         pub id: &'a str,
         pub pos: (f64, f64, f64),
@@ -411,8 +484,16 @@ pub mod minecraft_savedata {
         pub glowing: bool,
     }
 
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPacker,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct RecipeBook {
         pub recipes: Vec<String>,
         pub to_be_displayed: Vec<String>,
@@ -426,8 +507,15 @@ pub mod minecraft_savedata {
         pub is_smoker_gui_open: bool,
     }
 
-    #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct BorrowRecipeBook<'a> {
         #[serde(borrow)]
         pub recipes: Vec<&'a str>,
@@ -442,8 +530,16 @@ pub mod minecraft_savedata {
         pub is_smoker_gui_open: bool,
     }
 
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPacker,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct Player {
         pub game_type: GameType,
         pub previous_game_type: GameType,
@@ -475,8 +571,15 @@ pub mod minecraft_savedata {
         pub recipe_book: RecipeBook,
     }
 
-    #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct BorrowPlayer<'a> {
         pub game_type: GameType,
         pub previous_game_type: GameType,
@@ -515,14 +618,29 @@ pub mod minecraft_savedata {
         pub recipe_book: BorrowRecipeBook<'a>,
     }
 
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPacker,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct Players {
         pub players: Vec<Player>,
     }
 
-    #[derive(Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPackerBorrowed)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct BorrowPlayers<'a> {
         #[serde(borrow)]
         pub players: Vec<BorrowPlayer<'a>>,
@@ -777,8 +895,9 @@ pub mod mk48 {
         Deserialize,
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
     )]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     #[repr(u8)]
     pub enum EntityType {
         ArleighBurke,
@@ -816,8 +935,9 @@ pub mod mk48 {
         Deserialize,
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
     )]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Transform {
         pub altitude: i8,
         pub angle: u16,
@@ -834,16 +954,25 @@ pub mod mk48 {
         Deserialize,
         msgpacker::MsgPacker,
         msgpacker::MsgUnpackerBorrowed,
+        hardpack::Encode,
+        hardpack::Decode,
     )]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
     pub struct Guidance {
         pub angle: u16,
         pub submerge: bool,
         pub velocity: i16,
     }
 
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPacker,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct Contact {
         pub damage: u8,
         pub entity_id: u32,
@@ -855,16 +984,32 @@ pub mod mk48 {
         pub turret_angles: Vec<u16>,
     }
 
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPacker,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct TerrainUpdate {
         pub chunk_id: (i8, i8),
         #[msgpacker(binary)]
         pub data: Vec<u8>,
     }
 
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPacker,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct Update {
         pub contacts: Vec<Contact>,
         pub score: u32,
@@ -872,8 +1017,16 @@ pub mod mk48 {
         pub terrain_updates: Vec<TerrainUpdate>,
     }
 
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, msgpacker::MsgPacker)]
-    #[cfg_attr(feature = "derive", derive(hardpack::Encode, hardpack::Decode))]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        msgpacker::MsgPacker,
+        hardpack::Encode,
+        hardpack::Decode,
+    )]
     pub struct Updates {
         pub updates: Vec<Update>,
     }
