@@ -857,3 +857,234 @@ fn a_variant_is_named_by_its_name_its_bytes_or_its_index() {
         .to_string()
         .starts_with("invalid type: map, expected tuple variant Shape::Line"));
 }
+
+// Values with a bound on their bytes (numbers, and structs, tuples, arrays and enums of them)
+// are written into a buffer on the stack and copied out at once; the bytes must be the
+// serde path's all the same, in every form of every leaf and header.
+
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone, Copy)]
+struct Leaves {
+    a: u8,
+    b: u16,
+    c: u32,
+    d: u64,
+    e: i8,
+    f: i16,
+    g: i32,
+    h: i64,
+    i: f32,
+    j: f64,
+    k: bool,
+    l: char,
+    m: (),
+    n: Option<u8>,
+    o: (u8, i64),
+    p: [i16; 3],
+    q: usize,
+    r: isize,
+}
+
+/// Seventeen fields: an array 16 header.
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone, Copy)]
+struct Seventeen(
+    u8,
+    u8,
+    u8,
+    u8,
+    u8,
+    u8,
+    u8,
+    u8,
+    u8,
+    u8,
+    u8,
+    u8,
+    u8,
+    u8,
+    u8,
+    u8,
+    u8,
+);
+
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone, Copy)]
+enum Bounded {
+    Unit,
+    /// A name longer than a fixstr holds: a str 8 header.
+    AVariantWhoseNameIsLongerThanThirtyOneBytes,
+    Newtype(i64),
+    Tuple(u8, f32),
+    Struct {
+        x: i16,
+        y: Option<bool>,
+    },
+    #[serde(rename = "é")]
+    #[hardpack(rename = "é")]
+    Renamed(Leaves),
+}
+
+/// Each leaf's every form: the values at the edges of each width.
+fn leaves() -> Vec<Leaves> {
+    let unsigned = [
+        0u64,
+        1,
+        127,
+        128,
+        255,
+        256,
+        65_535,
+        65_536,
+        u32::MAX as u64,
+        u64::MAX,
+    ];
+    let signed = [
+        0i64,
+        -1,
+        -32,
+        -33,
+        -128,
+        -129,
+        -32_768,
+        -32_769,
+        i32::MIN as i64,
+        i64::MIN,
+        127,
+        i64::MAX,
+    ];
+    let chars = ['a', 'é', '€', '🦀'];
+    let mut all = Vec::new();
+    for (i, &u) in unsigned.iter().enumerate() {
+        for (j, &s) in signed.iter().enumerate() {
+            all.push(Leaves {
+                a: u as u8,
+                b: u as u16,
+                c: u as u32,
+                d: u,
+                e: s as i8,
+                f: s as i16,
+                g: s as i32,
+                h: s,
+                i: if j % 2 == 0 { f32::MAX } else { -0.5 },
+                j: if i % 2 == 0 {
+                    f64::MIN_POSITIVE
+                } else {
+                    f64::NAN
+                },
+                k: i % 2 == 0,
+                l: chars[(i + j) % chars.len()],
+                m: (),
+                n: (j % 3 != 0).then_some(u as u8),
+                o: (s as u8, s),
+                p: [s as i16, u as i16, 0],
+                q: u as usize,
+                r: s as isize,
+            });
+        }
+    }
+    all
+}
+
+/// Bytes compared, not values: a NaN is not equal to itself.
+fn writes_as_serde_path<T: Encode + Serialize>(value: &T) -> Vec<u8> {
+    let derived = hardpack::derive::to_vec(value).unwrap();
+    assert_eq!(derived, hardpack::to_vec(value).unwrap());
+    derived
+}
+
+#[test]
+fn a_bounded_value_is_written_as_the_serde_path_writes_it_in_every_form() {
+    let leaves = leaves();
+    for leaf in &leaves {
+        let bytes = writes_as_serde_path(leaf);
+        assert!(bytes.len() <= Leaves::MAX_LEN.unwrap());
+    }
+    writes_as_serde_path(&Seventeen(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 255,
+    ));
+    let variants = [
+        Bounded::Unit,
+        Bounded::AVariantWhoseNameIsLongerThanThirtyOneBytes,
+        Bounded::Newtype(i64::MIN),
+        Bounded::Tuple(200, 1.5),
+        Bounded::Struct { x: -300, y: None },
+        Bounded::Renamed(leaves[17]),
+    ];
+    for variant in &variants {
+        let bytes = writes_as_serde_path(variant);
+        assert!(bytes.len() <= Bounded::MAX_LEN.unwrap(), "{variant:?}");
+    }
+    // Sequences through the stack buffer: shorter than it takes, and across many refills.
+    for len in [0, 1, 3, 4, 5, 7, 8, 100, 1_000] {
+        let seq: Vec<Leaves> = leaves.iter().cycle().take(len).copied().collect();
+        writes_as_serde_path(&seq);
+        let seq: Vec<Bounded> = variants.iter().cycle().take(len).copied().collect();
+        writes_as_serde_path(&seq);
+        let seq: Vec<u8> = (0..len).map(|i| (i * 37) as u8).collect();
+        writes_as_serde_path(&seq);
+    }
+    writes_as_serde_path(&[leaves[3]; 20]);
+    writes_as_serde_path(&[(1u8, -1i8); 16]);
+}
+
+#[test]
+fn the_bounds_are_the_widest_forms() {
+    assert_eq!(<u8 as Encode>::MAX_LEN, Some(2));
+    assert_eq!(<u16 as Encode>::MAX_LEN, Some(3));
+    assert_eq!(<u32 as Encode>::MAX_LEN, Some(5));
+    assert_eq!(<u64 as Encode>::MAX_LEN, Some(9));
+    assert_eq!(<i8 as Encode>::MAX_LEN, Some(2));
+    assert_eq!(<i64 as Encode>::MAX_LEN, Some(9));
+    assert_eq!(<f32 as Encode>::MAX_LEN, Some(5));
+    assert_eq!(<f64 as Encode>::MAX_LEN, Some(9));
+    assert_eq!(<bool as Encode>::MAX_LEN, Some(1));
+    assert_eq!(<char as Encode>::MAX_LEN, Some(5));
+    assert_eq!(<() as Encode>::MAX_LEN, Some(1));
+    assert_eq!(<Option<u64> as Encode>::MAX_LEN, Some(9));
+    assert_eq!(<(u8, u8) as Encode>::MAX_LEN, Some(5));
+    // An array 16 header and sixteen uint 32s.
+    assert_eq!(<[u32; 16] as Encode>::MAX_LEN, Some(3 + 16 * 5));
+    // An array header, 17 fields of at most 2 bytes each.
+    assert_eq!(<Seventeen as Encode>::MAX_LEN, Some(3 + 17 * 2));
+    // A map of one entry, a str 8 of the 43-byte name and an int 64.
+    assert_eq!(
+        <Bounded as Encode>::MAX_LEN.map(|n| n >= 1 + 2 + 43 + 9),
+        Some(true)
+    );
+    // No bound: lengths the value chooses, indirection, and fields written by functions.
+    assert_eq!(<String as Encode>::MAX_LEN, None);
+    assert_eq!(<Vec<u8> as Encode>::MAX_LEN, None);
+    assert_eq!(<Box<u8> as Encode>::MAX_LEN, None);
+    assert_eq!(<&u8 as Encode>::MAX_LEN, None);
+    assert_eq!(<Reading as Encode>::MAX_LEN, None);
+    assert_eq!(<Option<Box<Link>> as Encode>::MAX_LEN, None);
+}
+
+/// A bound that is wrong (a hand-written implementation claiming fewer bytes than it
+/// writes): a broken invariant, loud in a debug build; a release build writes the value
+/// through the `Vec` instead, and the bytes are still right.
+struct Understated(u32);
+
+impl Encode for Understated {
+    const MAX_LEN: Option<usize> = Some(1);
+
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), hardpack::error::EncodeError> {
+        self.0.encode(out)
+    }
+}
+
+#[derive(Encode)]
+struct HoldsUnderstated {
+    inner: Understated,
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    should_panic(expected = "hardpack internal invariant broken: a bounded encoding longer")
+)]
+fn a_wrong_bound_is_caught_and_the_value_written_in_full() {
+    let bytes = hardpack::derive::to_vec(&HoldsUnderstated {
+        inner: Understated(u32::MAX),
+    })
+    .unwrap();
+    assert_eq!(bytes, hardpack::to_vec(&(u32::MAX,)).unwrap());
+}

@@ -479,12 +479,61 @@ fn write_fields(fields: &[Field], locals: &[TokenStream]) -> TokenStream {
     }
 }
 
+/// How a value is written into a stack buffer (`encode_bounded`): the bound of its bytes, an
+/// expression of type `Option<usize>`, and the writes. `None` where a field is written by a
+/// `with` function, which has no bound.
+struct BoundedWrite {
+    bound: TokenStream,
+    writes: TokenStream,
+}
+
+/// [`write_fields`]' bounded form.
+fn bounded_fields(fields: &[Field], locals: &[TokenStream]) -> Option<BoundedWrite> {
+    let p = private();
+    let written: Vec<(&Field, &TokenStream)> = fields
+        .iter()
+        .zip(locals)
+        .filter(|(f, _)| !f.attrs.skip)
+        .collect();
+    if written.iter().any(|(f, _)| f.attrs.with.is_some()) {
+        return None;
+    }
+    let count = written.len();
+    let types = written.iter().map(|(f, _)| &f.ty);
+    let values = written.iter().map(|(_, local)| local);
+    Some(BoundedWrite {
+        bound: quote! {
+            #p::bound_of_all(&[
+                #p::Some(#p::container_header_len(#count)),
+                #(<#types as ::hardpack::derive::Encode>::MAX_LEN),*
+            ])
+        },
+        writes: quote! {
+            __out.array_header(#count);
+            #(__out.put(#values)?;)*
+        },
+    })
+}
+
+/// The bounded form of a newtype's one field, written as itself.
+fn bounded_newtype(field: &Field, local: &TokenStream) -> Option<BoundedWrite> {
+    if field.attrs.with.is_some() {
+        return None;
+    }
+    let ty = &field.ty;
+    Some(BoundedWrite {
+        bound: quote!(<#ty as ::hardpack::derive::Encode>::MAX_LEN),
+        writes: quote!(__out.put(#local)?;),
+    })
+}
+
 fn encode(input: &DeriveInput) -> Result<TokenStream, Error> {
     let p = private();
     let name = &input.ident;
     let generics = encode_generics(&input.generics);
     let (impl_generics, _, _) = generics.split_for_impl();
     let (_, ty_generics, where_clause) = input.generics.split_for_impl();
+    let bounded: Option<BoundedWrite>;
     let body = match &input.data {
         Data::Struct(data) => {
             let fields = fields(&data.fields)?;
@@ -495,6 +544,16 @@ fn encode(input: &DeriveInput) -> Result<TokenStream, Error> {
                     quote!(&self.#member)
                 })
                 .collect();
+            bounded = match &data.fields {
+                Fields::Unit => Some(BoundedWrite {
+                    bound: quote!(#p::Some(1)),
+                    writes: quote!(__out.array_header(0);),
+                }),
+                Fields::Unnamed(_) if fields.len() == 1 && !fields[0].attrs.skip => {
+                    bounded_newtype(&fields[0], &locals[0])
+                }
+                _ => bounded_fields(&fields, &locals),
+            };
             match &data.fields {
                 Fields::Unit => quote!(#p::write_array_len(0, __out)?;),
                 Fields::Unnamed(_) if fields.len() == 1 && !fields[0].attrs.skip => {
@@ -509,6 +568,8 @@ fn encode(input: &DeriveInput) -> Result<TokenStream, Error> {
         }
         Data::Enum(data) => {
             let mut arms = Vec::new();
+            // Each variant's bound and bounded arm: the enum is bounded if every one is.
+            let mut bounded_arms: Vec<Option<(TokenStream, TokenStream)>> = Vec::new();
             for variant in &data.variants {
                 let attrs = attrs(&variant.attrs)?;
                 let ident = &variant.ident;
@@ -527,10 +588,39 @@ fn encode(input: &DeriveInput) -> Result<TokenStream, Error> {
                     let message =
                         format!("the variant {name}::{ident} is skipped: it cannot be written");
                     arms.push(quote!(#pattern => return #p::Err(#p::skipped_variant(#message)),));
+                    bounded_arms.push(None);
                     continue;
                 }
                 let wire = attrs.rename.clone().unwrap_or_else(|| unraw(ident));
                 let locals: Vec<TokenStream> = bindings.iter().map(|b| quote!(#b)).collect();
+                let name_len = quote!(#p::str_len(#wire.len()));
+                bounded_arms.push(
+                    match &variant.fields {
+                        Fields::Unit => Some(BoundedWrite {
+                            bound: quote!(#p::Some(#name_len)),
+                            writes: quote!(__out.str(#wire);),
+                        }),
+                        Fields::Unnamed(_) if fields.len() == 1 && !fields[0].attrs.skip => {
+                            bounded_newtype(&fields[0], &locals[0])
+                        }
+                        _ => bounded_fields(&fields, &locals),
+                    }
+                    .map(|BoundedWrite { bound, writes }| {
+                        if matches!(variant.fields, Fields::Unit) {
+                            return (bound, quote!(#pattern => { #writes }));
+                        }
+                        (
+                            quote!(#p::bound_of_all(&[#p::Some(1), #p::Some(#name_len), #bound])),
+                            quote! {
+                                #pattern => {
+                                    __out.map_header(1);
+                                    __out.str(#wire);
+                                    #writes
+                                }
+                            },
+                        )
+                    }),
+                );
                 let content = match &variant.fields {
                     Fields::Unit => {
                         arms.push(quote!(#pattern => #p::write_str(#wire, __out)?,));
@@ -553,6 +643,21 @@ fn encode(input: &DeriveInput) -> Result<TokenStream, Error> {
                     }
                 });
             }
+            bounded = bounded_arms
+                .into_iter()
+                .collect::<Option<Vec<_>>>()
+                .map(|variants| {
+                    let (bounds, arms): (Vec<_>, Vec<_>) = variants.into_iter().unzip();
+                    BoundedWrite {
+                        bound: quote!(#p::bound_of_any(&[#(#bounds),*])),
+                        writes: quote! {
+                            #[allow(unused_variables)]
+                            match self {
+                                #(#arms)*
+                            }
+                        },
+                    }
+                });
             quote! {
                 #[allow(unused_variables)]
                 match self {
@@ -567,11 +672,56 @@ fn encode(input: &DeriveInput) -> Result<TokenStream, Error> {
             ))
         }
     };
+    // A bounded value is written into a buffer on the stack and copied out at once, where the
+    // buffer's size can be named: the type has no type or const parameters (a const item
+    // cannot use them), and its lifetimes do not change its bound.
+    let concrete = input
+        .generics
+        .params
+        .iter()
+        .all(|param| matches!(param, GenericParam::Lifetime(_)));
+    let on_stack = match &bounded {
+        Some(_) if concrete => {
+            let lifetimes = input.generics.params.iter().map(|_| quote!('static));
+            let ty = if input.generics.params.is_empty() {
+                quote!(#name)
+            } else {
+                quote!(#name<#(#lifetimes),*>)
+            };
+            quote! {
+                const __STACK: usize =
+                    #p::stack_len(<#ty as ::hardpack::derive::Encode>::MAX_LEN);
+                if __STACK > 0 {
+                    let mut __buf = [0u8; __STACK];
+                    if #p::write_on_stack(self, &mut __buf, __out) {
+                        return #p::Ok(());
+                    }
+                }
+            }
+        }
+        _ => quote!(),
+    };
+    let bounded_items = bounded.map(|BoundedWrite { bound, writes }| {
+        quote! {
+            const MAX_LEN: #p::Option<usize> = #bound;
+
+            #[inline]
+            fn encode_bounded(&self, __out: &mut [u8]) -> #p::Option<usize> {
+                let mut __out =
+                    #p::Bounded::new(__out, <Self as ::hardpack::derive::Encode>::MAX_LEN)?;
+                #writes
+                __out.done()
+            }
+        }
+    });
     Ok(quote! {
         #[automatically_derived]
         impl #impl_generics ::hardpack::derive::Encode for #name #ty_generics #where_clause {
+            #bounded_items
+
             #[inline]
             fn encode(&self, __out: &mut #p::Vec<u8>) -> #p::Result<(), #p::EncodeError> {
+                #on_stack
                 #body
                 #p::Ok(())
             }

@@ -60,6 +60,236 @@ pub trait Encode {
     /// Appends the value's encoding to `out`. Fails only for a length MessagePack cannot
     /// hold (more than `u32::MAX` elements or bytes).
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError>;
+
+    /// The most bytes any value of the type is written in, where there is such a bound (for
+    /// numbers, and structs, tuples and arrays of them): such values are written into a
+    /// buffer on the stack and copied out at once. Derived; `None` is always right.
+    #[doc(hidden)]
+    const MAX_LEN: Option<usize> = None;
+
+    /// Writes what [`encode`](Self::encode) writes at the start of `out`, which is at least
+    /// [`MAX_LEN`](Self::MAX_LEN) long, and gives the number of bytes written (`None` if
+    /// they did not fit: a bound was wrong). Called only where `MAX_LEN` is `Some`.
+    #[doc(hidden)]
+    #[inline]
+    fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
+        let mut written = Vec::new();
+        self.encode(&mut written).ok()?;
+        out.get_mut(..written.len())?.copy_from_slice(&written);
+        Some(written.len())
+    }
+}
+
+/// The writer of a bounded encoding (see [`Encode::MAX_LEN`]): a slice of a buffer on the
+/// stack and the position in it, held by the function writing (in registers, not behind a
+/// reference a byte store might alias) and handed on to each part as the slice after it.
+#[doc(hidden)]
+pub struct Bounded<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+    /// A write found no room: a bound was wrong.
+    overran: bool,
+}
+
+impl<'a> Bounded<'a> {
+    /// A writer at the start of `buf`, of a value of at most `bound` bytes; `None` if `buf`
+    /// is shorter. `buf` is cut to `bound` first, and a part that does not fit returns at
+    /// once ([`put`](Self::put)), so each write's room check is against constants, which
+    /// the compiler folds away where the writes before it have constant lengths.
+    #[inline(always)]
+    pub fn new(buf: &'a mut [u8], bound: Option<usize>) -> Option<Self> {
+        let len = buf.len();
+        Some(Bounded {
+            buf: buf.get_mut(..bound.unwrap_or(len))?,
+            len: 0,
+            overran: false,
+        })
+    }
+
+    /// The number of bytes written, or `None` if one did not fit.
+    #[inline(always)]
+    pub fn done(self) -> Option<usize> {
+        (!self.overran).then_some(self.len)
+    }
+
+    /// Writes `value` after what is written; `None` if it did not fit.
+    #[inline(always)]
+    pub fn put<T: Encode + ?Sized>(&mut self, value: &T) -> Option<()> {
+        let n = value.encode_bounded(self.buf.get_mut(self.len..)?)?;
+        self.len = self.len.saturating_add(n);
+        Some(())
+    }
+
+    /// Writes an array header for `len` elements.
+    #[inline(always)]
+    pub fn array_header(&mut self, len: usize) {
+        match u32::try_from(len) {
+            Ok(len) => header::write_array_len(len, self),
+            Err(_) => self.overran = true,
+        }
+    }
+
+    /// Writes a map header for `len` entries.
+    #[inline(always)]
+    pub fn map_header(&mut self, len: usize) {
+        match u32::try_from(len) {
+            Ok(len) => header::write_map_len(len, self),
+            Err(_) => self.overran = true,
+        }
+    }
+
+    /// Writes a str (a variant's name).
+    #[inline(always)]
+    pub fn str(&mut self, text: &str) {
+        match u32::try_from(text.len()) {
+            Ok(len) => {
+                header::write_str_len(len, self);
+                header::Sink::extend_from_slice(self, text.as_bytes());
+            }
+            Err(_) => self.overran = true,
+        }
+    }
+}
+
+impl header::Sink for Bounded<'_> {
+    #[inline(always)]
+    fn push(&mut self, byte: u8) {
+        self.extend_from_slice(&[byte]);
+    }
+
+    #[inline(always)]
+    fn extend_from_slice(&mut self, bytes: &[u8]) {
+        match self
+            .buf
+            .get_mut(self.len..)
+            .and_then(|room| room.get_mut(..bytes.len()))
+        {
+            Some(slot) => {
+                slot.copy_from_slice(bytes);
+                self.len = self.len.saturating_add(bytes.len());
+            }
+            None => self.overran = true,
+        }
+    }
+
+    #[inline(always)]
+    fn take_back(&mut self, n: usize) {
+        self.len = self.len.saturating_sub(n);
+    }
+}
+
+/// The bound of a value written as `parts` one after another: `None` if any part has none.
+#[doc(hidden)]
+pub const fn bound_of_all(parts: &[Option<usize>]) -> Option<usize> {
+    match parts {
+        [] => Some(0),
+        [first, rest @ ..] => match (*first, bound_of_all(rest)) {
+            (Some(first), Some(rest)) => first.checked_add(rest),
+            _ => None,
+        },
+    }
+}
+
+/// The bound of a value written as one of `choices`: `None` if any choice has none.
+#[doc(hidden)]
+pub const fn bound_of_any(choices: &[Option<usize>]) -> Option<usize> {
+    match choices {
+        [] => Some(0),
+        [first, rest @ ..] => match (*first, bound_of_any(rest)) {
+            (Some(first), Some(rest)) if first > rest => Some(first),
+            (Some(_), Some(rest)) => Some(rest),
+            _ => None,
+        },
+    }
+}
+
+/// The bytes of an array or map header for `len` elements or entries.
+#[doc(hidden)]
+pub const fn container_header_len(len: usize) -> usize {
+    if len < 16 {
+        1
+    } else if len <= u16::MAX as usize {
+        3
+    } else {
+        5
+    }
+}
+
+/// The bytes of a str of `len` bytes, header included.
+#[doc(hidden)]
+pub const fn str_len(len: usize) -> usize {
+    let header = if len < 32 {
+        1
+    } else if len <= u8::MAX as usize {
+        2
+    } else if len <= u16::MAX as usize {
+        3
+    } else {
+        5
+    };
+    len.saturating_add(header)
+}
+
+/// The size of the stack buffer a derived type's bounded value is written into: its bound,
+/// or 0 (written into the `Vec`) where it has none or one too large to zero on every write.
+#[doc(hidden)]
+pub const fn stack_len(bound: Option<usize>) -> usize {
+    match bound {
+        Some(n) if n <= 256 => n,
+        _ => 0,
+    }
+}
+
+/// The buffer a sequence's bounded elements are written through.
+const STACK_BUFFER: usize = 512;
+
+/// Writes `value` into `buf` (`T::MAX_LEN` bytes long) and copies it to `out`; `false`, with
+/// nothing written to `out`, if a bound was wrong.
+#[doc(hidden)]
+#[inline(always)]
+pub fn write_on_stack<T: Encode + ?Sized>(value: &T, buf: &mut [u8], out: &mut Vec<u8>) -> bool {
+    match value.encode_bounded(buf).and_then(|n| buf.get(..n)) {
+        Some(written) => {
+            out.extend_from_slice(written);
+            true
+        }
+        None => {
+            crate::invariant::broken("a bounded encoding longer than its bound");
+            false
+        }
+    }
+}
+
+/// Writes `items`, each of at most `bound` bytes, through a buffer on the stack, copied out
+/// [`STACK_BUFFER`] bytes at a time.
+#[inline]
+fn write_items_on_stack<T: Encode>(
+    items: &[T],
+    bound: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    let mut buf = [0u8; STACK_BUFFER];
+    let mut len = 0;
+    for item in items {
+        if STACK_BUFFER.saturating_sub(len) < bound {
+            out.extend_from_slice(buf.get(..len).unwrap_or_default());
+            len = 0;
+        }
+        match buf
+            .get_mut(len..)
+            .and_then(|rest| item.encode_bounded(rest))
+        {
+            Some(n) => len = len.saturating_add(n),
+            None => {
+                crate::invariant::broken("a bounded encoding longer than its bound");
+                out.extend_from_slice(buf.get(..len).unwrap_or_default());
+                len = 0;
+                item.encode(out)?;
+            }
+        }
+    }
+    out.extend_from_slice(buf.get(..len).unwrap_or_default());
+    Ok(())
 }
 
 /// Decodes exactly one value of type `T` from `input` under `Limits::default()` by the
@@ -127,9 +357,10 @@ fn whole_value<'de, T: Decode<'de>, const STRICT: bool>(
 #[doc(hidden)]
 pub mod __private {
     pub use super::{
-        bin_element, enumeration, newtype, newtype_with, refuse_map, struct_begin, struct_rest,
-        structure, unit_struct, write_array_len, write_map_len, write_str, Entries, Fields, Seq,
-        Variant,
+        bin_element, bound_of_all, bound_of_any, container_header_len, enumeration, newtype,
+        newtype_with, refuse_map, stack_len, str_len, struct_begin, struct_rest, structure,
+        unit_struct, write_array_len, write_map_len, write_on_stack, write_str, Bounded, Entries,
+        Fields, Seq, Variant,
     };
     pub use crate::de::{DeError, Deserializer};
     pub use crate::error::EncodeError;
@@ -1178,10 +1409,27 @@ impl<'de, T: Decode<'de> + Default, const N: usize> Decode<'de> for [T; N] {
 }
 
 impl<T: Encode, const N: usize> Encode for [T; N] {
+    const MAX_LEN: Option<usize> = match T::MAX_LEN {
+        Some(each) => match each.checked_mul(N) {
+            Some(all) => all.checked_add(container_header_len(N)),
+            None => None,
+        },
+        None => None,
+    };
+
     #[inline]
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        write_array_len(N, out)?;
-        self.iter().try_for_each(|value| value.encode(out))
+        write_seq(self, out)
+    }
+
+    #[inline(always)]
+    fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
+        let mut out = Bounded::new(out, Self::MAX_LEN)?;
+        out.array_header(N);
+        for value in self {
+            out.put(value)?;
+        }
+        out.done()
     }
 }
 
@@ -1289,58 +1537,70 @@ fn read_map<'de, T, const STRICT: bool>(
 
 // Encoding: as `Serializer` writes each type.
 
-macro_rules! uint_encode {
-    ($($ty:ty),*) => {
+/// Each leaf is written by one generic function (`$write`), into the `Vec` or a stack
+/// buffer; `$bound` is the most bytes it takes: its marker and its widest form.
+macro_rules! leaf_encode {
+    ($($ty:ty => $write:path, $bound:literal);* $(;)?) => {
         $(
             impl Encode for $ty {
+                const MAX_LEN: Option<usize> = Some($bound);
+
                 #[inline(always)]
                 fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-                    header::write_uint(*self as u64, out);
+                    $write(*self, out);
                     Ok(())
+                }
+
+                #[inline(always)]
+                fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
+                    let mut out = Bounded::new(out, Self::MAX_LEN)?;
+                    $write(*self, &mut out);
+                    out.done()
                 }
             }
         )*
     };
 }
 
-uint_encode!(u16, u32, u64, usize);
-
-macro_rules! int_encode {
-    ($($ty:ty),*) => {
-        $(
-            impl Encode for $ty {
-                #[inline(always)]
-                fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-                    let v = *self as i64;
-                    match u64::try_from(v) {
-                        Ok(u) => header::write_uint(u, out),
-                        Err(_) => header::write_negative(v, out),
-                    }
-                    Ok(())
-                }
-            }
-        )*
-    };
+#[inline(always)]
+fn write_unsigned(u: impl Into<u64>, out: &mut impl header::Sink) {
+    header::write_uint(u.into(), out);
 }
 
-int_encode!(i8, i16, i32, i64, isize);
-
-/// The leaves one header write holds.
-macro_rules! header_encode {
-    ($($ty:ty => $write:ident),* $(,)?) => {
-        $(
-            impl Encode for $ty {
-                #[inline(always)]
-                fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-                    header::$write(*self, out);
-                    Ok(())
-                }
-            }
-        )*
-    };
+#[inline(always)]
+fn write_signed(i: impl Into<i64>, out: &mut impl header::Sink) {
+    let v = i.into();
+    match u64::try_from(v) {
+        Ok(u) => header::write_uint(u, out),
+        Err(_) => header::write_negative(v, out),
+    }
 }
 
-header_encode!(u8 => write_u8, bool => write_bool, f32 => write_f32, f64 => write_f64);
+#[inline(always)]
+fn write_usize(u: usize, out: &mut impl header::Sink) {
+    header::write_uint(u as u64, out);
+}
+
+#[inline(always)]
+fn write_isize(i: isize, out: &mut impl header::Sink) {
+    write_signed(i as i64, out);
+}
+
+leaf_encode! {
+    u8 => header::write_u8, 2;
+    u16 => write_unsigned, 3;
+    u32 => write_unsigned, 5;
+    u64 => write_unsigned, 9;
+    usize => write_usize, 9;
+    i8 => write_signed, 2;
+    i16 => write_signed, 3;
+    i32 => write_signed, 5;
+    i64 => write_signed, 9;
+    isize => write_isize, 9;
+    bool => header::write_bool, 1;
+    f32 => header::write_f32, 5;
+    f64 => header::write_f64, 9;
+}
 
 impl Encode for u128 {
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
@@ -1355,9 +1615,18 @@ impl Encode for i128 {
 }
 
 impl Encode for char {
+    const MAX_LEN: Option<usize> = Some(5);
+
     #[inline(always)]
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         write_str(self.encode_utf8(&mut [0; 4]), out)
+    }
+
+    #[inline(always)]
+    fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
+        let mut out = Bounded::new(out, Self::MAX_LEN)?;
+        out.str(self.encode_utf8(&mut [0; 4]));
+        out.done()
     }
 }
 
@@ -1387,13 +1656,24 @@ impl Encode for [u8] {
 }
 
 impl Encode for () {
+    const MAX_LEN: Option<usize> = Some(1);
+
     #[inline(always)]
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         header::write_nil(out);
         Ok(())
     }
+
+    #[inline(always)]
+    fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
+        let mut out = Bounded::new(out, Self::MAX_LEN)?;
+        header::write_nil(&mut out);
+        out.done()
+    }
 }
 
+// A reference or a box has no bound (`MAX_LEN` is `None`): it is how a type recurses, and a
+// bound taken from what it points to would be defined by itself.
 impl<T: Encode + ?Sized> Encode for &T {
     #[inline(always)]
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
@@ -1409,6 +1689,8 @@ impl<T: Encode + ?Sized> Encode for Box<T> {
 }
 
 impl<T: Encode> Encode for Option<T> {
+    const MAX_LEN: Option<usize> = bound_of_any(&[Some(1), T::MAX_LEN]);
+
     #[inline(always)]
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         match self {
@@ -1419,24 +1701,62 @@ impl<T: Encode> Encode for Option<T> {
             Some(value) => value.encode(out),
         }
     }
+
+    #[inline(always)]
+    fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
+        match self {
+            None => {
+                let mut out = Bounded::new(out, Self::MAX_LEN)?;
+                header::write_nil(&mut out);
+                out.done()
+            }
+            Some(value) => value.encode_bounded(out),
+        }
+    }
+}
+
+/// Sequences of at least `STACK_ITEMS` elements of at most `STACK_ITEM` bytes each are
+/// written through a buffer on the stack (which is zeroed first: not worth it for fewer).
+const STACK_ITEM: usize = 128;
+const STACK_ITEMS: usize = 4;
+
+/// A sequence: its header and its elements.
+#[inline]
+fn write_seq<T: Encode>(items: &[T], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    write_array_len(items.len(), out)?;
+    match T::MAX_LEN {
+        Some(bound) if bound <= STACK_ITEM && items.len() >= STACK_ITEMS => {
+            write_items_on_stack(items, bound, out)
+        }
+        _ => items.iter().try_for_each(|value| value.encode(out)),
+    }
 }
 
 impl<T: Encode> Encode for Vec<T> {
     #[inline]
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        write_array_len(self.len(), out)?;
-        self.iter().try_for_each(|value| value.encode(out))
+        write_seq(self, out)
     }
 }
 
 macro_rules! tuple_encode {
     ($len:literal => $($name:ident $index:tt)+) => {
         impl<$($name: Encode),+> Encode for ($($name,)+) {
+            const MAX_LEN: Option<usize> = bound_of_all(&[Some(1), $($name::MAX_LEN),+]);
+
             #[inline]
             fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
                 write_array_len($len, out)?;
                 $(self.$index.encode(out)?;)+
                 Ok(())
+            }
+
+            #[inline(always)]
+            fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
+                let mut out = Bounded::new(out, Self::MAX_LEN)?;
+                out.array_header($len);
+                $(out.put(&self.$index)?;)+
+                out.done()
             }
         }
     };

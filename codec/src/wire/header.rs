@@ -405,13 +405,38 @@ impl Header {
     }
 }
 
+/// Where the writers below put their bytes: the output `Vec`, which grows, or (for the derive
+/// path) a fixed buffer on the stack, whose stores the compiler knows cannot change the
+/// `Vec`'s length and capacity, so it need not load them again after every byte.
+pub(crate) trait Sink {
+    fn push(&mut self, byte: u8);
+    fn extend_from_slice(&mut self, bytes: &[u8]);
+    /// Takes back the last `n` bytes written.
+    fn take_back(&mut self, n: usize);
+}
+
+impl Sink for Vec<u8> {
+    #[inline(always)]
+    fn push(&mut self, byte: u8) {
+        Vec::push(self, byte);
+    }
+    #[inline(always)]
+    fn extend_from_slice(&mut self, bytes: &[u8]) {
+        Vec::extend_from_slice(self, bytes);
+    }
+    #[inline(always)]
+    fn take_back(&mut self, n: usize) {
+        self.truncate(self.len().saturating_sub(n));
+    }
+}
+
 // One writer per header kind, so an encoder that already knows the kind writes it without
 // building a `Header` and dispatching on it again. Each appends its marker and fields in one
 // `extend_from_slice` of a fixed array: one capacity check a header, not one a byte.
 
 /// Appends `marker` followed by `field`.
 #[inline(always)]
-fn put<const N: usize>(out: &mut Vec<u8>, marker: u8, field: [u8; N]) {
+fn put<const N: usize>(out: &mut impl Sink, marker: u8, field: [u8; N]) {
     const { assert!(N <= 8, "a header's fields are at most 8 bytes") };
     let mut bytes = [marker; 9];
     if let Some(slot) = bytes.get_mut(1..=N) {
@@ -421,27 +446,27 @@ fn put<const N: usize>(out: &mut Vec<u8>, marker: u8, field: [u8; N]) {
 }
 
 #[inline]
-pub(crate) fn write_nil(out: &mut Vec<u8>) {
+pub(crate) fn write_nil(out: &mut impl Sink) {
     out.push(NIL);
 }
 
 #[inline]
-pub(crate) fn write_bool(b: bool, out: &mut Vec<u8>) {
+pub(crate) fn write_bool(b: bool, out: &mut impl Sink) {
     out.push(if b { TRUE } else { FALSE });
 }
 
 #[inline]
-pub(crate) fn write_f32(x: f32, out: &mut Vec<u8>) {
+pub(crate) fn write_f32(x: f32, out: &mut impl Sink) {
     put(out, F32, x.to_be_bytes());
 }
 
 #[inline]
-pub(crate) fn write_f64(x: f64, out: &mut Vec<u8>) {
+pub(crate) fn write_f64(x: f64, out: &mut impl Sink) {
     put(out, F64, x.to_be_bytes());
 }
 
 #[inline]
-pub(crate) fn write_str_len(len: u32, out: &mut Vec<u8>) {
+pub(crate) fn write_str_len(len: u32, out: &mut impl Sink) {
     if len < FIXSTR_LIMIT {
         out.push(FIXSTR | low_bits(len));
     } else {
@@ -495,7 +520,7 @@ pub(crate) fn write_bin_len(len: u32, out: &mut Vec<u8>) {
 }
 
 #[inline]
-pub(crate) fn write_array_len(len: u32, out: &mut Vec<u8>) {
+pub(crate) fn write_array_len(len: u32, out: &mut impl Sink) {
     if len < FIXCONTAINER_LIMIT {
         out.push(FIXARRAY | low_bits(len));
     } else {
@@ -504,7 +529,7 @@ pub(crate) fn write_array_len(len: u32, out: &mut Vec<u8>) {
 }
 
 #[inline]
-pub(crate) fn write_map_len(len: u32, out: &mut Vec<u8>) {
+pub(crate) fn write_map_len(len: u32, out: &mut impl Sink) {
     if len < FIXCONTAINER_LIMIT {
         out.push(FIXMAP | low_bits(len));
     } else {
@@ -534,7 +559,7 @@ fn low_bits(len: u32) -> u8 {
 
 /// A length in the narrowest of the 8- (if the type has one), 16- or 32-bit forms.
 #[inline]
-fn write_len(len: u32, m8: Option<u8>, m16: u8, m32: u8, out: &mut Vec<u8>) {
+fn write_len(len: u32, m8: Option<u8>, m16: u8, m32: u8, out: &mut impl Sink) {
     match (m8, u8::try_from(len), u16::try_from(len)) {
         (Some(m8), Ok(l8), _) => put(out, m8, [l8]),
         (_, _, Ok(l16)) => put(out, m16, l16.to_be_bytes()),
@@ -544,7 +569,7 @@ fn write_len(len: u32, m8: Option<u8>, m16: u8, m32: u8, out: &mut Vec<u8>) {
 
 /// A non-negative integer in its smallest form.
 #[inline(always)]
-pub(crate) fn write_uint(u: u64, out: &mut Vec<u8>) {
+pub(crate) fn write_uint(u: u64, out: &mut impl Sink) {
     if let Ok(b) = u8::try_from(u) {
         if b < 0x80 {
             out.push(b);
@@ -567,16 +592,16 @@ pub(crate) fn write_uint(u: u64, out: &mut Vec<u8>) {
 /// often, and the select costs a few instructions more.)
 #[inline(always)]
 #[cfg(feature = "serde")]
-pub(crate) fn write_u8(b: u8, out: &mut Vec<u8>) {
+pub(crate) fn write_u8(b: u8, out: &mut impl Sink) {
     let fixint = b < 0x80;
     let bytes = if fixint { [b, 0] } else { [UINT8, b] };
     out.extend_from_slice(&bytes);
-    out.truncate(out.len().saturating_sub(usize::from(fixint)));
+    out.take_back(usize::from(fixint));
 }
 
 /// A negative integer in its smallest form (a non-negative one is a uint).
 #[inline(always)]
-pub(crate) fn write_negative(i: i64, out: &mut Vec<u8>) {
+pub(crate) fn write_negative(i: i64, out: &mut impl Sink) {
     if let Ok(b) = i8::try_from(i) {
         if b >= -32 {
             out.extend_from_slice(&b.to_be_bytes());
