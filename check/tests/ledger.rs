@@ -665,6 +665,14 @@ fn an_internally_tagged_enum_inside_adjacently_tagged_content_is_built() {
 #[test]
 fn an_internally_tagged_enum_inside_adjacently_tagged_content_of_a_field_is_built() {
     let report = check::<HoldsTaggedField>().run();
+    // Read whole at the field, the enum's variants are still lines of the enum, not of the
+    // field, and each once.
+    assert_eq!(
+        variant_places(&report),
+        ["HoldsTagged::Empty", "HoldsTagged::Holds"],
+        "{}",
+        report.text()
+    );
     assert!(report.is_hardened(), "{}", report.text());
 }
 
@@ -677,6 +685,15 @@ enum HoldsTaggedInVariant {
 #[test]
 fn an_internally_tagged_enum_inside_adjacently_tagged_content_of_a_variant_is_built() {
     let report = check::<HoldsTaggedInVariant>().run();
+    assert_eq!(
+        variant_places(&report)
+            .into_iter()
+            .filter(|p| p.starts_with("HoldsTagged::"))
+            .collect::<Vec<_>>(),
+        ["HoldsTagged::Empty", "HoldsTagged::Holds"],
+        "{}",
+        report.text()
+    );
     assert!(report.is_hardened(), "{}", report.text());
 }
 
@@ -838,4 +855,24 @@ fn two_adjacently_tagged_enums_each_keep_their_own_variants() {
         report.text()
     );
     assert!(report.is_hardened(), "{}", report.text());
+}
+
+/// The same two enums as elements of sequences: each still names only its own variants.
+#[derive(Debug, Deserialize, Serialize)]
+struct TwoAdjacentLists {
+    lefts: Vec<Left>,
+    rights: Vec<Right>,
+}
+
+#[test]
+fn two_adjacently_tagged_enums_in_sequences_each_keep_their_own_variants() {
+    let report = check::<TwoAdjacentLists>().run();
+    assert_eq!(
+        variant_places(&report),
+        ["Left::A", "Left::B", "Right::C", "Right::D"],
+        "{}",
+        report.text()
+    );
+    assert!(report.is_hardened(), "{}", report.text());
+    assert_eq!(open_places(&report), BTreeMap::new(), "{}", report.text());
 }
