@@ -412,6 +412,7 @@ pub(crate) trait Sink {
     fn push(&mut self, byte: u8);
     fn extend_from_slice(&mut self, bytes: &[u8]);
     /// Takes back the last `n` bytes written.
+    #[cfg(feature = "serde")]
     fn take_back(&mut self, n: usize);
 }
 
@@ -425,6 +426,7 @@ impl Sink for Vec<u8> {
         Vec::extend_from_slice(self, bytes);
     }
     #[inline(always)]
+    #[cfg(feature = "serde")]
     fn take_back(&mut self, n: usize) {
         self.truncate(self.len().saturating_sub(n));
     }
