@@ -208,7 +208,10 @@ pub use {de::from_slice, ser::to_vec};
 /// to it. A derived [`Encode`](derive::Encode) writes what [`to_vec`] and
 /// rmp-serde write by default: a struct as the array of its fields, a unit struct as an empty
 /// array, a newtype as its content, a unit variant as its name, any other variant as a
-/// one-entry map from its name to its content.
+/// one-entry map from its name to its content. A value whose encoding has a bound (numbers,
+/// and structs, tuples, arrays and enums of them; not strs, collections, boxes or `with`
+/// fields) is written into a buffer on the stack and copied out at once, as are the elements
+/// of a sequence of them, a few hundred bytes at a time.
 ///
 /// It derives for structs (named, tuple, newtype, unit) and enums (unit, newtype, tuple and
 /// struct variants), generic ones too, with fields of the standard types (integers, floats,
