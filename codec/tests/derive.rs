@@ -365,6 +365,90 @@ proptest! {
     }
 }
 
+/// Every form of every scalar, and items of other kinds, as elements of one sequence.
+fn element_forms() -> Vec<Vec<u8>> {
+    let mut forms: Vec<Vec<u8>> = vec![
+        vec![0x05],
+        vec![0x7f],
+        vec![0xcc, 200],
+        vec![0xcd, 0x01, 0x2c],
+        vec![0xce, 0x00, 0x01, 0x11, 0x70],
+        vec![0xcf, 0, 0, 1, 0, 0, 0, 0, 0],
+        vec![0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+        vec![0xfd],
+        vec![0xd0, 0x9c],
+        vec![0xd0, 0x05],
+        vec![0xd1, 0xfc, 0x18],
+        vec![0xd2, 0x80, 0, 0, 0],
+        vec![0xd3, 0x80, 0, 0, 0, 0, 0, 0, 0],
+        vec![0xc2],
+        vec![0xc3],
+        vec![0xc0],
+        vec![0xa1, b'a'],
+        vec![0x90],
+        vec![0xc4, 0x01, 0x07],
+    ];
+    forms.push([&[0xca][..], &1.5f32.to_be_bytes()].concat());
+    forms.push([&[0xca][..], &f32::NAN.to_be_bytes()].concat());
+    forms.push([&[0xcb][..], &2.5f64.to_be_bytes()].concat());
+    forms.push([&[0xcb][..], &(-0.0f64).to_be_bytes()].concat());
+    forms
+}
+
+#[test]
+fn a_sequence_of_numbers_or_bools_reads_every_form_and_refuses_every_other_item_as_serde_does() {
+    // Runs of one form broken by one of another: a sequence's loop takes the plain forms of
+    // its element type itself, and hands the first other item to the type's own read.
+    let forms = element_forms();
+    for run in &forms {
+        for other in &forms {
+            let mut doc = vec![0x96];
+            for item in [run, run, run, other, run, run] {
+                doc.extend_from_slice(item);
+            }
+            for end in [doc.len(), doc.len() - 1] {
+                let doc = &doc[..end];
+                for decoder in decoders() {
+                    same_outcome::<Vec<bool>>(&decoder, doc);
+                    same_outcome::<Vec<u8>>(&decoder, doc);
+                    same_outcome::<Vec<u16>>(&decoder, doc);
+                    same_outcome::<Vec<u32>>(&decoder, doc);
+                    same_outcome::<Vec<u64>>(&decoder, doc);
+                    same_outcome::<Vec<usize>>(&decoder, doc);
+                    same_outcome::<Vec<i8>>(&decoder, doc);
+                    same_outcome::<Vec<i16>>(&decoder, doc);
+                    same_outcome::<Vec<i32>>(&decoder, doc);
+                    same_outcome::<Vec<i64>>(&decoder, doc);
+                    same_outcome::<Vec<isize>>(&decoder, doc);
+                    same_outcome::<Vec<f32>>(&decoder, doc);
+                    same_outcome::<Vec<f64>>(&decoder, doc);
+                    same_outcome::<Vec<Vec<u8>>>(&decoder, &[&[0x92, 0x90][..], doc].concat());
+                }
+            }
+        }
+    }
+    // The values themselves, against literals: 1.5 and 2.5 in their own widths, every
+    // integer width, a refusal at the element that does not fit, placed at its byte.
+    let doc = [&[0x93, 0xcc, 200, 0x05][..], &[0xcd, 0x01, 0x2c]].concat();
+    assert_eq!(
+        hardpack::derive::from_slice::<Vec<u16>>(&doc).unwrap(),
+        [200, 5, 300]
+    );
+    let err = hardpack::derive::from_slice::<Vec<u8>>(&doc).unwrap_err();
+    assert_eq!(err.offset(), 4, "{err}");
+    let doc = [
+        &[0x92, 0xca][..],
+        &1.5f32.to_be_bytes(),
+        &[0xca],
+        &2.5f32.to_be_bytes(),
+    ]
+    .concat();
+    assert_eq!(
+        hardpack::derive::from_slice::<Vec<f32>>(&doc).unwrap(),
+        [1.5, 2.5]
+    );
+}
+
 // The attacks themselves, on the derive path: the outcome and its cost.
 
 /// The heap this thread holds, and the most it held: what a decode on it took from the

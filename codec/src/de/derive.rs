@@ -27,7 +27,7 @@ use super::field_key::FieldKey;
 use super::item::Kind;
 use crate::decode::Decoder;
 use crate::error::{wire_len, EncodeError, Error, LengthOf};
-use crate::wire::header::{self, marker};
+use crate::wire::header::{self, marker, scalar_kinds, Header};
 
 /// A type read straight from MessagePack by the derive path. Derive it
 /// (`#[derive(hardpack::Decode)]`); the implementations here cover the standard types.
@@ -50,6 +50,19 @@ pub trait Decode<'de>: Sized {
     #[doc(hidden)]
     fn missing(field: &'static str) -> Result<Self, DeError> {
         Err(de::Error::missing_field(field))
+    }
+
+    /// The value, and its length, when `rest` starts with a scalar that
+    /// [`decode`](Self::decode) reads to that value outside strict mode with no check
+    /// concerned (no limit or budget applies to a number or a bool, and it opens nothing);
+    /// `None` for anything else, which `decode` reads. A sequence's loop reads its elements
+    /// by this from a slice of its own, held in registers, where through the deserializer
+    /// each element's read was a store and a load of the cursor.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn peek_plain(rest: &'de [u8]) -> Option<(Self, usize)> {
+        let _ = rest;
+        None
     }
 }
 
@@ -1169,26 +1182,84 @@ macro_rules! leaf_decode {
     };
 }
 
-leaf_decode!(
-    bool,
-    u8,
-    u16,
-    u32,
-    u64,
-    u128,
-    usize,
-    i8,
-    i16,
-    i32,
-    i64,
-    i128,
-    isize,
-    f32,
-    f64,
-    char,
-    String,
-    ()
+leaf_decode!(u128, i128, char, String, ());
+
+/// Numbers and bools: read as the leaves above, and peeked in the forms that read to a value
+/// of the type as the serde path's fast paths take them (a float of the type's own width;
+/// an integer of any width whose value the type holds, as its visitor converts it).
+macro_rules! plain_decode {
+    ($($ty:ty: $peek:expr),* $(,)?) => {
+        $(
+            impl<'de> Decode<'de> for $ty {
+                #[inline(always)]
+                fn decode<const STRICT: bool>(
+                    de: &mut Deserializer<'de, STRICT>,
+                ) -> Result<Self, DeError> {
+                    <$ty as Deserialize<'de>>::deserialize(de)
+                }
+
+                fn from_byte(byte: u8) -> Result<Self, DeError> {
+                    bin_element(byte)
+                }
+
+                #[inline(always)]
+                fn peek_plain(rest: &'de [u8]) -> Option<(Self, usize)> {
+                    $peek(rest)
+                }
+            }
+        )*
+    };
+}
+
+plain_decode!(
+    bool: peek_bool,
+    u8: peek_integer::<u8>,
+    u16: peek_integer::<u16>,
+    u32: peek_integer::<u32>,
+    u64: peek_integer::<u64>,
+    usize: peek_integer::<usize>,
+    i8: peek_integer::<i8>,
+    i16: peek_integer::<i16>,
+    i32: peek_integer::<i32>,
+    i64: peek_integer::<i64>,
+    isize: peek_integer::<isize>,
+    f32: peek_f32,
+    f64: peek_f64,
 );
+
+#[inline(always)]
+fn peek_bool(rest: &[u8]) -> Option<(bool, usize)> {
+    match rest.first() {
+        Some(&m) if m | 1 == marker::TRUE => Some((m & 1 == 1, 1)),
+        _ => None,
+    }
+}
+
+#[inline(always)]
+fn peek_f32(rest: &[u8]) -> Option<(f32, usize)> {
+    match rest.first_chunk::<5>() {
+        Some(&[marker::F32, ref bits @ ..]) => Some((f32::from_be_bytes(*bits), 5)),
+        _ => None,
+    }
+}
+
+#[inline(always)]
+fn peek_f64(rest: &[u8]) -> Option<(f64, usize)> {
+    match rest.first_chunk::<9>() {
+        Some(&[marker::F64, ref bits @ ..]) => Some((f64::from_be_bytes(*bits), 9)),
+        _ => None,
+    }
+}
+
+#[inline(always)]
+fn peek_integer<N: TryFrom<u64> + TryFrom<i64>>(rest: &[u8]) -> Option<(N, usize)> {
+    let cursor = crate::wire::cursor::Cursor::new(rest);
+    match Header::peek_plain_scalar::<{ scalar_kinds::INTEGER }>(&cursor)? {
+        (Header::Uint(n), len) => Some((N::try_from(n).ok()?, len)),
+        (Header::Int(n), len) => Some((N::try_from(n).ok()?, len)),
+        _ => None,
+    }
+}
 
 impl<'de: 'a, 'a> Decode<'de> for &'a str {
     #[inline(always)]
@@ -1302,7 +1373,27 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
             de.charge(size_of::<T>().saturating_mul(len))
                 .map_err(|e| e.placed(offset, depth))?;
         }
-        for left in (0..len).rev() {
+        let mut left = len;
+        while left > 0 {
+            if !STRICT {
+                // What the elements' own reads would read, a plain scalar at a time, from a
+                // slice held here; the first element that is not one is read by its type.
+                let mut rest = de.reader.cursor().rest();
+                let before = rest.len();
+                while left > 0 {
+                    let Some((value, n)) = T::peek_plain(rest) else {
+                        break;
+                    };
+                    values.push(value);
+                    rest = rest.get(n..).unwrap_or_default();
+                    left = left.saturating_sub(1);
+                }
+                de.reader.skip_peeked(before.saturating_sub(rest.len()));
+                if left == 0 {
+                    break;
+                }
+            }
+            left = left.saturating_sub(1);
             de.open.innermost = left;
             match T::decode(de) {
                 Ok(value) => values.push(value),

@@ -50,6 +50,12 @@ impl<'a> Cursor<'a> {
         self.rest.len()
     }
 
+    /// The bytes not yet consumed.
+    #[inline(always)]
+    pub(crate) const fn rest(&self) -> &'a [u8] {
+        self.rest
+    }
+
     /// The whole input.
     pub(crate) const fn input(&self) -> &'a [u8] {
         self.input
