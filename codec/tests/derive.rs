@@ -55,6 +55,39 @@ struct Pair(u32, bool);
 #[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone)]
 struct Meters(f64);
 
+/// Structs and tuples of numbers and bools, nested: read whole by the plain path where every
+/// check on their headers would pass, by the general one where any would not.
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone, Default)]
+struct Point3(f32, f32, f32);
+
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone, Default)]
+struct Face {
+    corners: (Point3, Point3),
+    normal: Point3,
+    #[serde(skip)]
+    #[hardpack(skip)]
+    cached: u8,
+    #[serde(default)]
+    #[hardpack(default)]
+    weight: i16,
+    lit: bool,
+}
+
+fn faces() -> Vec<Face> {
+    (0..3i16)
+        .map(|i| {
+            let f = f32::from(i);
+            Face {
+                corners: (Point3(f, -f, 0.5), Point3(f * 1e30, f32::MIN, f32::NAN)),
+                normal: Point3(0.0, 1.0, f),
+                cached: 0,
+                weight: i * 1000 - 1,
+                lit: i % 2 == 0,
+            }
+        })
+        .collect()
+}
+
 /// One field: serde's messages say "1 element", not "1 elements".
 #[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone)]
 struct One {
@@ -306,6 +339,9 @@ fn all_agree(input: &[u8]) {
         same_outcome::<Marker>(&decoder, input);
         same_outcome::<Vec<(u8, String)>>(&decoder, input);
         same_outcome::<Option<Pair>>(&decoder, input);
+        same_outcome::<Vec<Face>>(&decoder, input);
+        same_outcome::<Face>(&decoder, input);
+        same_outcome::<(Point3, i8)>(&decoder, input);
     }
 }
 
@@ -318,6 +354,9 @@ fn documents() -> Vec<Vec<u8>> {
         rmp_serde::to_vec_named(&tree()).unwrap(),
         rmp_serde::to_vec_named(&Attributes::default()).unwrap(),
         hardpack::to_vec(&vec![(1u8, "a".to_string())]).unwrap(),
+        hardpack::to_vec(&faces()).unwrap(),
+        rmp_serde::to_vec_named(&faces()).unwrap(),
+        hardpack::to_vec(&(Point3(1.0, 2.0, 3.0), -7i8)).unwrap(),
     ];
     docs.push(vec![0x90]);
     docs.push(vec![0x91, 0x90]);
@@ -343,7 +382,7 @@ proptest! {
 
     #[test]
     fn the_two_paths_agree_on_mutated_documents(
-        which in 0usize..9,
+        which in 0usize..10,
         edits in proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 1..6),
     ) {
         let mut doc = documents()[which].clone();
@@ -446,6 +485,45 @@ fn a_sequence_of_numbers_or_bools_reads_every_form_and_refuses_every_other_item_
     assert_eq!(
         hardpack::derive::from_slice::<Vec<f32>>(&doc).unwrap(),
         [1.5, 2.5]
+    );
+}
+
+#[test]
+fn a_plain_struct_is_refused_where_the_general_read_refuses_it_at_every_limit() {
+    // Each limit at every value around what the faces take: the plain read must pass exactly
+    // when every header's check would, or leave the value to the general read.
+    let doc = hardpack::to_vec(&faces()).unwrap();
+    let mut decoders = vec![Decoder::default()];
+    for depth in 0..6 {
+        decoders.push(Decoder::new(Limits::default().with(Limit::Depth, depth)));
+    }
+    for len in 0..6 {
+        decoders.push(Decoder::new(Limits::default().with(Limit::ArrayLen, len)));
+    }
+    for bytes in 0..400 {
+        decoders.push(Decoder::new(
+            Limits::default().with(Limit::AllocBytes, bytes),
+        ));
+    }
+    // A face in an array of more items than the input has room for after it.
+    let mut crowded = vec![0x95];
+    crowded.extend_from_slice(&hardpack::to_vec(&faces()[1]).unwrap());
+    crowded.extend_from_slice(&[0x01, 0x02]);
+    for decoder in &decoders {
+        for end in 0..=doc.len() {
+            same_outcome::<Vec<Face>>(decoder, &doc[..end]);
+        }
+        for end in 0..=crowded.len() {
+            same_outcome::<(Face, u8, u8, u8, u8)>(decoder, &crowded[..end]);
+        }
+    }
+    // The levels, the widest array and the charge a face's headers come to, as literals:
+    // a face (4 fields read), its corners (a tuple of 2), and 3 points of 3.
+    let plain = <Face as hardpack::derive::Decode>::PLAIN;
+    assert_eq!((plain.levels, plain.widest), (3, 4));
+    assert_eq!(
+        plain.charge,
+        std::mem::size_of::<Face>() + std::mem::size_of::<(Point3, Point3)>() + 3 * 12
     );
 }
 

@@ -129,7 +129,8 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
     let (impl_generics, _, _) = impl_generics.split_for_impl();
     let (_, ty_generics, where_clause) = input.generics.split_for_impl();
     let type_name = name.to_string();
-    let (body, expecting) = match &input.data {
+    let mut plain = TokenStream::new();
+    let (mut body, expecting) = match &input.data {
         Data::Struct(data) => {
             let fields = fields(&data.fields)?;
             match &data.fields {
@@ -137,6 +138,7 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
                     let expecting = format!("struct {type_name}");
                     let read = read_structure(&quote!(#name), &fields, &expecting)?;
                     let body = read_struct_body(&quote!(#name), &fields, &expecting, true, read);
+                    plain = plain_items(&quote!(#name), &fields, true);
                     (body, expecting)
                 }
                 Fields::Unnamed(_) if fields.len() == 1 && !fields[0].attrs.skip => {
@@ -159,6 +161,7 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
                         |_: &mut #p::Entries<'_, 'de, STRICT>| #p::refuse_map(&#expecting),
                     )};
                     let body = read_struct_body(&quote!(#name), &fields, &expecting, false, read);
+                    plain = plain_items(&quote!(#name), &fields, false);
                     (body, expecting)
                 }
                 Fields::Unit => {
@@ -238,6 +241,16 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
             ))
         }
     };
+    if !plain.is_empty() {
+        // The whole value in its plain form, where it has one: a read with no call in it, so
+        // that no field's value is spilled around one (it folds away where a field has none).
+        body = quote! {
+            if let #p::Some(__value) = #p::plain::<Self, STRICT>(__de) {
+                return #p::Ok(__value);
+            }
+            #body
+        };
+    }
     Ok(quote! {
         #[automatically_derived]
         impl #impl_generics ::hardpack::derive::Decode<'de> for #name #ty_generics #where_clause {
@@ -254,8 +267,55 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
             fn from_byte(__byte: u8) -> #p::Result<Self, #p::DeError> {
                 #p::Err(#p::invalid_byte(__byte, &#expecting))
             }
+
+            #plain
         }
     })
+}
+
+/// For a struct whose fields all have plain forms (numbers, bools, such structs and tuples;
+/// see `Decode::peek_plain`), read from an array of them: its own plain form, and what its
+/// read's checks come to. Nothing where a field is read by its own functions.
+fn plain_items(build: &TokenStream, fields: &[Field], named: bool) -> TokenStream {
+    let p = private();
+    if fields.iter().any(|f| f.attrs.with.is_some()) {
+        return TokenStream::new();
+    }
+    let read: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip).collect();
+    let count = read.len();
+    let read_types = read.iter().map(|f| &f.ty);
+    let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
+    let peeks = fields.iter().zip(&locals).map(|(field, local)| {
+        let ty = &field.ty;
+        if field.attrs.skip {
+            quote!(let #local = ::core::default::Default::default();)
+        } else {
+            quote! {
+                let (#local, __len) = <#ty as #p::Decode<'de>>::peek_plain(__rest)?;
+                let __rest = __rest.get(__len..)?;
+            }
+        }
+    });
+    let construct = if named {
+        let members = fields.iter().map(|f| &f.member);
+        quote!(#build { #(#members: #locals),* })
+    } else {
+        quote!(#build(#(#locals),*))
+    };
+    quote! {
+        const PLAIN: #p::Plain = #p::Plain::array_of(
+            #p::size_of::<Self>(),
+            &[#(<#read_types as #p::Decode<'de>>::PLAIN),*],
+        );
+
+        #[inline(always)]
+        fn peek_plain(__rest: &'de [u8]) -> #p::Option<(Self, usize)> {
+            let __all = __rest.len();
+            let __rest = #p::plain_array(__rest, #count)?;
+            #(#peeks)*
+            #p::Some((#construct, __all.saturating_sub(__rest.len())))
+        }
+    }
 }
 
 /// Where a struct's fields are read from when it is an array.

@@ -25,8 +25,10 @@ use super::deserializer::Deserializer;
 use super::error::DeError;
 use super::field_key::FieldKey;
 use super::item::Kind;
+use crate::decode::read::check_len;
 use crate::decode::Decoder;
 use crate::error::{wire_len, EncodeError, Error, LengthOf};
+use crate::limits::Limit;
 use crate::wire::header::{self, marker, scalar_kinds, Header};
 
 /// A type read straight from MessagePack by the derive path. Derive it
@@ -64,6 +66,141 @@ pub trait Decode<'de>: Sized {
         let _ = rest;
         None
     }
+
+    /// What [`decode`](Self::decode)'s checks come to on a value that
+    /// [`peek_plain`](Self::peek_plain) reads: nothing for a number or a bool; for a struct
+    /// or tuple of them, the arrays it opens.
+    #[doc(hidden)]
+    const PLAIN: Plain = Plain::SCALAR;
+}
+
+/// What the checks on a plain value's read (see [`Decode::peek_plain`]) come to: how many
+/// levels of arrays it opens, the most elements one of them holds, and the bytes their
+/// headers charge to the budget (each struct's or tuple's size, as its header is read).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plain {
+    pub levels: usize,
+    pub widest: usize,
+    pub charge: usize,
+}
+
+impl Plain {
+    /// A number or a bool: no header, no check.
+    pub const SCALAR: Plain = Plain {
+        levels: 0,
+        widest: 0,
+        charge: 0,
+    };
+
+    /// A struct or tuple of `size` bytes read from an array of `fields`.
+    pub const fn array_of(size: usize, fields: &[Plain]) -> Plain {
+        let inside = Plain::deepest(fields);
+        Plain {
+            levels: inside.levels.saturating_add(1),
+            widest: if fields.len() > inside.widest {
+                fields.len()
+            } else {
+                inside.widest
+            },
+            charge: size.saturating_add(inside.charge),
+        }
+    }
+
+    /// The most levels and elements of any of `fields`, and what they all charge.
+    const fn deepest(fields: &[Plain]) -> Plain {
+        match fields {
+            [] => Plain::SCALAR,
+            [first, rest @ ..] => {
+                let rest = Plain::deepest(rest);
+                Plain {
+                    levels: if first.levels > rest.levels {
+                        first.levels
+                    } else {
+                        rest.levels
+                    },
+                    widest: if first.widest > rest.widest {
+                        first.widest
+                    } else {
+                        rest.widest
+                    },
+                    charge: first.charge.saturating_add(rest.charge),
+                }
+            }
+        }
+    }
+}
+
+/// The bytes after an array header of exactly `count` elements (in any of its forms) at the
+/// start of `rest`; `None` for anything else.
+#[doc(hidden)]
+#[inline(always)]
+pub fn plain_array(rest: &[u8], count: usize) -> Option<&[u8]> {
+    let (len, header) = match *rest.first()? {
+        m @ 0x90..=0x9f => (usize::from(m & 0x0f), 1),
+        marker::ARRAY16 => (
+            usize::from(u16::from_be_bytes(*rest.get(1..)?.first_chunk()?)),
+            3,
+        ),
+        marker::ARRAY32 => (
+            usize::try_from(u32::from_be_bytes(*rest.get(1..)?.first_chunk()?)).ok()?,
+            5,
+        ),
+        _ => return None,
+    };
+    if len != count {
+        return None;
+    }
+    rest.get(header..)
+}
+
+/// A value of `T` in its plain form (see [`Decode::peek_plain`]) where the reader stands,
+/// read, when every check its read by [`Decode::decode`] makes would pass; `None`, nothing
+/// read or charged, for anything else (and in strict mode), which `decode` reads.
+#[doc(hidden)]
+#[inline(always)]
+pub fn plain<'de, T: Decode<'de>, const STRICT: bool>(
+    de: &mut Deserializer<'de, STRICT>,
+) -> Option<T> {
+    if STRICT {
+        return None;
+    }
+    let rest = de.reader.cursor().rest();
+    let (value, len) = T::peek_plain(rest)?;
+    let pending = de.open.pending_after_current();
+    if !plain_passes(de, T::PLAIN, rest.len().saturating_sub(len), pending) {
+        return None;
+    }
+    de.reader.skip_peeked(len);
+    Some(value)
+}
+
+/// Whether the checks on a plain value's read pass, given the bytes after it and the items
+/// the open containers expect after it; if so, its headers' charge is made. Each header's
+/// checks (see the reader's `container`) pass exactly when these do: its length against
+/// `max_array_len` (no more than the widest), the depth (no deeper than the deepest), and
+/// the room (the value's own items each take a byte of it, so only the items after it need
+/// the bytes after it); the charges, made one by one, fit exactly when their sum does.
+#[inline(always)]
+fn plain_passes<const STRICT: bool>(
+    de: &mut Deserializer<'_, STRICT>,
+    plain: Plain,
+    left_after: usize,
+    pending_after: usize,
+) -> bool {
+    if plain.levels == 0 {
+        return true;
+    }
+    let limits = de.reader.limits();
+    check_len(
+        limits,
+        Limit::Depth,
+        de.open.levels().saturating_add(plain.levels),
+    )
+    .is_ok()
+        && check_len(limits, Limit::ArrayLen, plain.widest).is_ok()
+        && left_after >= pending_after
+        && de.budget.charge(plain.charge).is_ok()
 }
 
 /// A type written as MessagePack by the derive path, byte for byte as the serde path
@@ -375,6 +512,7 @@ pub mod __private {
         unit_struct, write_array_len, write_map_len, write_on_stack, write_str, Bounded, Entries,
         Fields, Seq, Variant,
     };
+    pub use super::{plain, plain_array, Decode, Plain};
     pub use crate::de::{DeError, Deserializer};
     pub use crate::error::EncodeError;
     pub use core::mem::size_of;
@@ -1384,6 +1522,10 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
                     let Some((value, n)) = T::peek_plain(rest) else {
                         break;
                     };
+                    let pending = de.open.outer.saturating_add(left.saturating_sub(1));
+                    if !plain_passes(de, T::PLAIN, rest.len().saturating_sub(n), pending) {
+                        break;
+                    }
                     values.push(value);
                     rest = rest.get(n..).unwrap_or_default();
                     left = left.saturating_sub(1);
@@ -1419,10 +1561,15 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
 macro_rules! tuple_decode {
     ($len:literal => $($name:ident $index:tt)+) => {
         impl<'de, $($name: Decode<'de>),+> Decode<'de> for ($($name,)+) {
+            // As a derived struct's: inlined in an optimized build only.
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn decode<const STRICT: bool>(
                 de: &mut Deserializer<'de, STRICT>,
             ) -> Result<Self, DeError> {
                 const EXPECTING: &str = concat!("a tuple of size ", $len);
+                if let Some(value) = plain::<Self, STRICT>(de) {
+                    return Ok(value);
+                }
                 structure(
                     de,
                     &EXPECTING,
@@ -1442,6 +1589,23 @@ macro_rules! tuple_decode {
 
             fn from_byte(byte: u8) -> Result<Self, DeError> {
                 Err(__private::invalid_byte(byte, &concat!("a tuple of size ", $len)))
+            }
+
+            const PLAIN: Plain = Plain::array_of(size_of::<Self>(), &[$($name::PLAIN),+]);
+
+            #[inline(always)]
+            fn peek_plain(rest: &'de [u8]) -> Option<(Self, usize)> {
+                let all = rest.len();
+                let mut rest = plain_array(rest, $len)?;
+                // A tuple's elements are evaluated in order.
+                let value = ($(
+                    {
+                        let (element, len) = $name::peek_plain(rest)?;
+                        rest = rest.get(len..)?;
+                        element
+                    },
+                )+);
+                Some((value, all.saturating_sub(rest.len())))
             }
         }
     };
