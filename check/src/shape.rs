@@ -410,6 +410,7 @@ fn trace_naming<T: Deserialize<'static>>(
         let learnt = aliases::learn_all(&unsure, |listed, question| {
             asked = true;
             runs += 1;
+            let escapes = state.escapes.clone();
             state.begin_run();
             state.exploring = unsure[listed].within.clone();
             state.question = Some((listed, question));
@@ -417,6 +418,9 @@ fn trace_naming<T: Deserialize<'static>>(
                 deserialize::<T>(&mut state, &mut ShapeOf::default()).map(|_| ())
             }));
             state.question = None;
+            // The places a question emptied (to hand the struct the smallest value of each
+            // field) are emptied for that question only: one may lead to the next struct asked.
+            state.escapes = escapes;
             state.answer.take()
         });
         if asked {

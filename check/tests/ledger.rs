@@ -569,6 +569,77 @@ fn a_sample_keyed_by_aliases_closes_the_fields_they_name() {
     );
 }
 
+/// An alias in the middle, `f0, f1, f1_alias, f2`, in a struct met only inside a tuple
+/// variant, under a struct whose first field has an alias too (a generated type of the
+/// proof's, seed 1795953473).
+#[derive(Debug, Deserialize, Serialize)]
+struct Aliased {
+    f0: bool,
+    #[serde(alias = "f1_alias")]
+    f1: Vec<[i64; 2]>,
+    f2: u8,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+enum Holding {
+    Empty,
+    Held(u32, Aliased),
+    Other,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Carrier {
+    #[serde(alias = "f0_alias")]
+    f0: Vec<Holding>,
+    f1: i64,
+    f2: i64,
+}
+
+#[test]
+fn a_struct_inside_a_variant_only_a_sample_holds_is_named_by_its_fields() {
+    let carrying = |holding| Carrier {
+        f0: vec![holding],
+        f1: -5,
+        f2: -5,
+    };
+    let held = Aliased {
+        f0: true,
+        f1: vec![[-5, -5]],
+        f2: 7,
+    };
+    // Every document holding the variant refused: what only the sample holds stays open,
+    // under the fields' own names.
+    let report = check::<Carrier>()
+        .sample(&carrying(Holding::Empty))
+        .sample(&carrying(Holding::Held(70_000, held)))
+        .sample(&carrying(Holding::Other))
+        .decoder("refusing Held", |bytes| {
+            let value: Carrier = hardpack::from_slice(bytes).map_err(|e| e.to_string())?;
+            if hardpack::to_vec(&value)
+                .map_err(|e| e.to_string())?
+                .windows(4)
+                .any(|w| w == b"Held")
+            {
+                return Err("Held refused".to_string());
+            }
+            Ok(())
+        })
+        .run();
+    assert_eq!(
+        places_under(&report, "Aliased."),
+        [
+            "Aliased.f0",
+            "Aliased.f1",
+            "Aliased.f1[]",
+            "Aliased.f1[].0",
+            "Aliased.f1[].1",
+            "Aliased.f2"
+        ],
+        "{}",
+        report.text()
+    );
+}
+
 /// Lists `f0_alias, r_f0, a_id, id`; its last field refuses every value the tracer makes, so
 /// no run reads it whole.
 #[derive(Debug, Deserialize, Serialize)]

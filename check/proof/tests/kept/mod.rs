@@ -9,6 +9,10 @@
 // - kept_16373518528864274451_t146: an untagged enum as the value of a map whose key
 //   validates, inside a variant behind another validating key: the generator said only the
 //   outer key hid it, and expected it named when that key was covered.
+// - kept_1795953473_t061: a struct with an alias, met only inside a variant held in a
+//   sequence of a struct with an alias of its own: asking the outer struct's names left the
+//   sequence empty for the runs after, so the inner struct's names were never asked, and a
+//   sample's field was named by the alias listed at its position.
 
 pub mod kept_10421755049_t124 {
     #![allow(clippy::all, non_camel_case_types, dead_code, unused_imports)]
@@ -717,5 +721,110 @@ fn kept_16373518528864274451_t146_d_refused_variant() {
         16373518528864274451,
         &kept_16373518528864274451_t146::TRUTH,
         kept_16373518528864274451_t146::samples(),
+    )
+}
+pub mod kept_1795953473_t061 {
+    #![allow(clippy::all, non_camel_case_types, dead_code, unused_imports)]
+    use super::ser_ignored;
+    use hardpack_check_proof::{Planted, RefusedVariant, Truth};
+    use serde::{Deserialize, Serialize};
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub struct T61S0 {
+        #[serde(alias = "f0_alias")]
+        pub f0: Vec<T61E1>,
+        pub f1: i64,
+        pub f2: i64,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub enum T61E1 {
+        T61E1V0,
+        T61E1V1(u32, T61S2),
+        T61E1V2,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub struct T61S2 {
+        pub f0: bool,
+        #[serde(alias = "f1_alias")]
+        pub f1: Vec<[i64; 2]>,
+        pub f2: u8,
+    }
+    pub type Root = T61S0;
+    pub fn samples() -> Vec<Root> {
+        vec![
+            T61S0 {
+                f0: vec![T61E1::T61E1V0],
+                f1: -5i64,
+                f2: -5i64,
+            },
+            T61S0 {
+                f0: vec![T61E1::T61E1V1(
+                    70_000u32,
+                    T61S2 {
+                        f0: true,
+                        f1: vec![[-5i64, -5i64]],
+                        f2: 7u8,
+                    },
+                )],
+                f1: -5i64,
+                f2: -5i64,
+            },
+            T61S0 {
+                f0: vec![T61E1::T61E1V2],
+                f1: -5i64,
+                f2: -5i64,
+            },
+        ]
+    }
+    pub const TRUTH: Truth = Truth {
+        index: 61,
+        planted: &[],
+        holds: &[&[], &[], &[]],
+        subset: &[1, 2],
+        refused_variant: Some(RefusedVariant {
+            name: "T61E1V1",
+            key: "T61E1::T61E1V1",
+            region: &[
+                "T61E1::T61E1V1",
+                "T61E1::T61E1V1.0",
+                "T61E1::T61E1V1.1",
+                "T61S2.f0",
+                "T61S2.f1",
+                "T61S2.f1[]",
+                "T61S2.f1[].0",
+                "T61S2.f1[].1",
+                "T61S2.f2",
+            ],
+        }),
+    };
+}
+#[test]
+fn kept_1795953473_t061_a_no_samples() {
+    no_samples::<kept_1795953473_t061::Root>(1795953473, &kept_1795953473_t061::TRUTH)
+}
+#[test]
+fn kept_1795953473_t061_b_every_sample() {
+    every_sample::<kept_1795953473_t061::Root>(
+        1795953473,
+        &kept_1795953473_t061::TRUTH,
+        kept_1795953473_t061::samples(),
+    )
+}
+#[test]
+fn kept_1795953473_t061_c_some_samples() {
+    some_samples::<kept_1795953473_t061::Root>(
+        1795953473,
+        &kept_1795953473_t061::TRUTH,
+        kept_1795953473_t061::samples(),
+    )
+}
+#[test]
+fn kept_1795953473_t061_d_refused_variant() {
+    refused_variant::<kept_1795953473_t061::Root>(
+        1795953473,
+        &kept_1795953473_t061::TRUTH,
+        kept_1795953473_t061::samples(),
     )
 }
