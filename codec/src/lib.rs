@@ -203,9 +203,13 @@ pub use {de::from_slice, ser::to_vec};
 /// every item goes through the same reader step (depth, the seven limits, the room check),
 /// the budget is charged the same bytes at the same places (a struct's size at its header, a
 /// collection's elements when the first is read), and the errors are serde's, at the same byte
-/// and depth. A type that derives both decodes to the same value, or fails with the same error,
-/// on both paths: the `derive_differential` fuzz target and `codec/tests/derive.rs` hold them
-/// to it. A derived [`Encode`](derive::Encode) writes what [`to_vec`] and
+/// and depth. A *plain* value (a number or a bool, or a struct or tuple of them read from an
+/// array of exactly its fields, like a mesh's `Vector3`) is read whole from the bytes ahead,
+/// with no call between its fields, when every check its headers would make passes (the
+/// depth it reaches, its widest array, the room after it, its headers' charges, all known from
+/// its type); anything else, a value that would fail a check included, takes the reader step.
+/// A type that derives both decodes to the same value, or fails with the same error, on both
+/// paths: the `derive_differential` fuzz target and `codec/tests/derive.rs` hold them to it. A derived [`Encode`](derive::Encode) writes what [`to_vec`] and
 /// rmp-serde write by default: a struct as the array of its fields, a unit struct as an empty
 /// array, a newtype as its content, a unit variant as its name, any other variant as a
 /// one-entry map from its name to its content. A value whose encoding has a bound (numbers,

@@ -9,6 +9,14 @@
 //! (integers, floats, strs, bytes, `()`) are read by their serde `Deserialize` on the same
 //! deserializer: one definition of each leaf's forms and messages.
 //!
+//! One shortcut, for speed: a *plain* value (a number or a bool, or a struct or tuple of
+//! plain values read from an array of exactly its fields) is read whole from the bytes
+//! ahead ([`Decode::peek_plain`]), with no call between its fields, when every check its
+//! headers would make passes: the depth it reaches, its widest array against
+//! `max_array_len`, the room after it, and its headers' charges, all known from its type
+//! ([`Plain`]). Anything else, a value that would fail any check included, is read as above,
+//! so the errors are the general read's.
+//!
 //! The encoding is [`Serializer`](crate::ser::Serializer)'s, byte for byte: rmp-serde's
 //! default (a struct as the array of its fields, an enum's unit variant as its name and
 //! every other variant as a one-entry map from its name).
