@@ -52,6 +52,7 @@ impl<'a> Cursor<'a> {
 
     /// The bytes not yet consumed.
     #[inline(always)]
+    #[cfg(feature = "derive")]
     pub(crate) const fn rest(&self) -> &'a [u8] {
         self.rest
     }
