@@ -342,6 +342,9 @@ fn all_agree(input: &[u8]) {
         same_outcome::<Vec<Face>>(&decoder, input);
         same_outcome::<Face>(&decoder, input);
         same_outcome::<(Point3, i8)>(&decoder, input);
+        same_outcome::<(Empty, String)>(&decoder, input);
+        same_outcome::<Vec<Empty>>(&decoder, input);
+        same_outcome::<Empty>(&decoder, input);
     }
 }
 
@@ -357,6 +360,11 @@ fn documents() -> Vec<Vec<u8>> {
         hardpack::to_vec(&faces()).unwrap(),
         rmp_serde::to_vec_named(&faces()).unwrap(),
         hardpack::to_vec(&(Point3(1.0, 2.0, 3.0), -7i8)).unwrap(),
+        // A struct of no fields is plain too: its array's header is all it reads.
+        hardpack::to_vec(&(Empty {}, "text")).unwrap(),
+        hardpack::to_vec(&vec![Empty {}, Empty {}]).unwrap(),
+        // What follows a value is no part of it: a byte after the last empty struct.
+        vec![0x92, 0x90, 0x90, 0x05],
     ];
     docs.push(vec![0x90]);
     docs.push(vec![0x91, 0x90]);
