@@ -273,6 +273,16 @@ fn decode(input: &DeriveInput) -> Result<TokenStream, Error> {
     })
 }
 
+/// The value built from its fields' locals: by name, or in order.
+fn construct(build: &TokenStream, fields: &[Field], locals: &[Ident], named: bool) -> TokenStream {
+    if named {
+        let members = fields.iter().map(|f| &f.member);
+        quote!(#build { #(#members: #locals),* })
+    } else {
+        quote!(#build(#(#locals),*))
+    }
+}
+
 /// For a struct whose fields all have plain forms (numbers, bools, such structs and tuples;
 /// see `Decode::peek_plain`), read from an array of them: its own plain form, and what its
 /// read's checks come to. Nothing where a field is read by its own functions.
@@ -296,12 +306,7 @@ fn plain_items(build: &TokenStream, fields: &[Field], named: bool) -> TokenStrea
             }
         }
     });
-    let construct = if named {
-        let members = fields.iter().map(|f| &f.member);
-        quote!(#build { #(#members: #locals),* })
-    } else {
-        quote!(#build(#(#locals),*))
-    };
+    let construct = construct(build, fields, &locals, named);
     quote! {
         const PLAIN: #p::Plain = #p::Plain::array_of(
             #p::size_of::<Self>(),
@@ -382,12 +387,7 @@ fn read_struct_body(
     let count = fields.iter().filter(|f| !f.attrs.skip).count();
     let expecting_len = with_elements(expecting, count);
     let (locals, reads) = field_reads(fields, &expecting_len, ArrayReader::Seq);
-    let construct = if named {
-        let members = fields.iter().map(|f| &f.member);
-        quote!(#build { #(#members: #locals),* })
-    } else {
-        quote!(#build(#(#locals),*))
-    };
+    let construct = construct(build, fields, &locals, named);
     quote! {
         match #p::struct_begin(__de, #p::size_of::<Self>())? {
             #p::Some(__seq) => {

@@ -1308,33 +1308,12 @@ pub fn write_str(text: &str, out: &mut Vec<u8>) -> Result<(), EncodeError> {
 
 // The standard types.
 
-/// Leaves: read by their serde `Deserialize` on the same deserializer.
+/// Leaves: read by their serde `Deserialize` on the same deserializer. Numbers and bools
+/// (each given with its peek) are also peeked in the forms that read to a value of the type
+/// as the serde path's fast paths take them: a float of the type's own width, an integer of
+/// any width whose value the type holds (as its visitor converts it), a bool.
 macro_rules! leaf_decode {
-    ($($ty:ty),* $(,)?) => {
-        $(
-            impl<'de> Decode<'de> for $ty {
-                #[inline(always)]
-                fn decode<const STRICT: bool>(
-                    de: &mut Deserializer<'de, STRICT>,
-                ) -> Result<Self, DeError> {
-                    <$ty as Deserialize<'de>>::deserialize(de)
-                }
-
-                fn from_byte(byte: u8) -> Result<Self, DeError> {
-                    bin_element(byte)
-                }
-            }
-        )*
-    };
-}
-
-leaf_decode!(u128, i128, char, String, ());
-
-/// Numbers and bools: read as the leaves above, and peeked in the forms that read to a value
-/// of the type as the serde path's fast paths take them (a float of the type's own width;
-/// an integer of any width whose value the type holds, as its visitor converts it).
-macro_rules! plain_decode {
-    ($($ty:ty: $peek:expr),* $(,)?) => {
+    ($($ty:ty $(: $peek:expr)?),* $(,)?) => {
         $(
             impl<'de> Decode<'de> for $ty {
                 #[inline(always)]
@@ -1348,16 +1327,23 @@ macro_rules! plain_decode {
                     bin_element(byte)
                 }
 
-                #[inline(always)]
-                fn peek_plain(rest: &'de [u8]) -> Option<(Self, usize)> {
-                    $peek(rest)
-                }
+                $(
+                    #[inline(always)]
+                    fn peek_plain(rest: &'de [u8]) -> Option<(Self, usize)> {
+                        $peek(rest)
+                    }
+                )?
             }
         )*
     };
 }
 
-plain_decode!(
+leaf_decode!(
+    u128,
+    i128,
+    char,
+    String,
+    (),
     bool: peek_bool,
     u8: peek_integer::<u8>,
     u16: peek_integer::<u16>,
