@@ -184,11 +184,13 @@ pub fn plain<'de, T: Decode<'de>, const STRICT: bool>(
 }
 
 /// Whether the checks on a plain value's read pass, given the bytes after it and the items
-/// the open containers expect after it; if so, its headers' charge is made. Each header's
-/// checks (see the reader's `container`) pass exactly when these do: its length against
-/// `max_array_len` (no more than the widest), the depth (no deeper than the deepest), and
-/// the room (the value's own items each take a byte of it, so only the items after it need
-/// the bytes after it); the charges, made one by one, fit exactly when their sum does.
+/// the open containers expect after it; if so, its headers' charge is made. When these
+/// pass, every header's checks (see the reader's `container`) pass: its length against
+/// `max_array_len` (no more than the widest) and the depth (no deeper than the deepest)
+/// exactly when these do; the room when the items after the value have a byte each after
+/// it, since the value's own items each take a byte of it (a value whose headers would pass
+/// the room check without that is left to the general read); and the charges, made one by
+/// one, fit exactly when their sum does.
 #[inline(always)]
 fn plain_passes<const STRICT: bool>(
     de: &mut Deserializer<'_, STRICT>,
