@@ -1029,7 +1029,7 @@ fn a_variant_is_named_by_its_name_its_bytes_or_its_index() {
 }
 
 // Values with a bound on their bytes (numbers, and structs, tuples, arrays and enums of them)
-// are written into a buffer on the stack and copied out at once; the bytes must be rmp-serde's
+// are written into room reserved for their bound; the bytes must be rmp-serde's
 // and the serde path's all the same, in every form of every leaf and header.
 
 #[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone, Copy)]
@@ -1175,7 +1175,7 @@ fn a_bounded_value_is_written_as_the_serde_path_writes_it_in_every_form() {
         let bytes = writes_as_serde(variant);
         assert!(bytes.len() <= Bounded::MAX_LEN.unwrap(), "{variant:?}");
     }
-    // Sequences through the stack buffer: shorter than it takes, and across many refills.
+    // Sequences written a run at a time: shorter than a run, and across many runs.
     for len in [0, 1, 3, 4, 5, 7, 8, 100, 1_000] {
         let seq: Vec<Leaves> = leaves.iter().cycle().take(len).copied().collect();
         writes_as_serde(&seq);

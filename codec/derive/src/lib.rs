@@ -539,7 +539,7 @@ fn write_fields(fields: &[Field], locals: &[TokenStream]) -> TokenStream {
     }
 }
 
-/// How a value is written into a stack buffer (`encode_bounded`): the bound of its bytes, an
+/// How a value is written into room reserved for its bound (`encode_bounded`): the bound of its bytes, an
 /// expression of type `Option<usize>`, and the writes. `None` where a field is written by a
 /// `with` function, which has no bound.
 struct BoundedWrite {
@@ -732,34 +732,14 @@ fn encode(input: &DeriveInput) -> Result<TokenStream, Error> {
             ))
         }
     };
-    // A bounded value is written into a buffer on the stack and copied out at once, where the
-    // buffer's size can be named: the type has no type or const parameters (a const item
-    // cannot use them), and its lifetimes do not change its bound.
-    let concrete = input
-        .generics
-        .params
-        .iter()
-        .all(|param| matches!(param, GenericParam::Lifetime(_)));
-    let on_stack = match &bounded {
-        Some(_) if concrete => {
-            let lifetimes = input.generics.params.iter().map(|_| quote!('static));
-            let ty = if input.generics.params.is_empty() {
-                quote!(#name)
-            } else {
-                quote!(#name<#(#lifetimes),*>)
-            };
-            quote! {
-                const __STACK: usize =
-                    #p::stack_len(<#ty as ::hardpack::derive::Encode>::MAX_LEN);
-                if __STACK > 0 {
-                    let mut __buf = [0u8; __STACK];
-                    if #p::write_on_stack(self, &mut __buf, __out) {
-                        return #p::Ok(());
-                    }
-                }
+    // A bounded value is written straight into the `Vec`, in room reserved for its bound.
+    let bounded_first = match &bounded {
+        Some(_) => quote! {
+            if #p::write_bounded(self, __out) {
+                return #p::Ok(());
             }
-        }
-        _ => quote!(),
+        },
+        None => quote!(),
     };
     let bounded_items = bounded.map(|BoundedWrite { bound, writes }| {
         quote! {
@@ -781,7 +761,7 @@ fn encode(input: &DeriveInput) -> Result<TokenStream, Error> {
 
             #[inline]
             fn encode(&self, __out: &mut #p::Vec<u8>) -> #p::Result<(), #p::EncodeError> {
-                #on_stack
+                #bounded_first
                 #body
                 #p::Ok(())
             }

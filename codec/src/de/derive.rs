@@ -222,8 +222,8 @@ pub trait Encode {
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError>;
 
     /// The most bytes any value of the type is written in, where there is such a bound (for
-    /// numbers, and structs, tuples and arrays of them): such values are written into a
-    /// buffer on the stack and copied out at once. Derived; `None` is always right.
+    /// numbers, and structs, tuples and arrays of them): such values are written into room
+    /// reserved for the bound, without a room check a byte. Derived; `None` is always right.
     #[doc(hidden)]
     const MAX_LEN: Option<usize> = None;
 
@@ -240,8 +240,8 @@ pub trait Encode {
     }
 }
 
-/// The writer of a bounded encoding (see [`Encode::MAX_LEN`]): a slice of a buffer on the
-/// stack and the position in it, held by the function writing (in registers, not behind a
+/// The writer of a bounded encoding (see [`Encode::MAX_LEN`]): the slice of room reserved for
+/// it and the position in it, held by the function writing (in registers, not behind a
 /// reference a byte store might alias) and handed on to each part as the slice after it.
 #[doc(hidden)]
 pub struct Bounded<'a> {
@@ -390,65 +390,74 @@ pub const fn str_len(len: usize) -> usize {
     len.saturating_add(header)
 }
 
-/// The size of the stack buffer a derived type's bounded value is written into: its bound,
-/// or 0 (written into the `Vec`) where it has none or one too large to zero on every write.
-#[doc(hidden)]
-pub const fn stack_len(bound: Option<usize>) -> usize {
-    match bound {
-        Some(n) if n <= 256 => n,
-        _ => 0,
-    }
-}
+/// The most bytes a bounded value may reserve and zero in the `Vec` before it is written
+/// (see [`write_bounded`]): past it, zeroing costs more than the room checks it saves.
+const BOUNDED_WRITE: usize = 256;
 
-/// The buffer a sequence's bounded elements are written through.
-const STACK_BUFFER: usize = 512;
-
-/// Writes `value` into `buf` (`T::MAX_LEN` bytes long) and copies it to `out`; `false`, with
-/// nothing written to `out`, if a bound was wrong.
+/// Writes a bounded value (see [`Encode::MAX_LEN`]) straight into `out`: its bound's worth of
+/// zeros is appended, written over and cut back to the bytes written, so the writes' room
+/// checks are against constants and nothing is copied. `false`, with `out` unchanged, where
+/// the type has no such bound or one over [`BOUNDED_WRITE`], or a bound was wrong.
 #[doc(hidden)]
 #[inline(always)]
-pub fn write_on_stack<T: Encode + ?Sized>(value: &T, buf: &mut [u8], out: &mut Vec<u8>) -> bool {
-    match value.encode_bounded(buf).and_then(|n| buf.get(..n)) {
+pub fn write_bounded<T: Encode + ?Sized>(value: &T, out: &mut Vec<u8>) -> bool {
+    let bound = match T::MAX_LEN {
+        Some(bound) if bound <= BOUNDED_WRITE => bound,
+        _ => return false,
+    };
+    let start = out.len();
+    out.resize(start.saturating_add(bound), 0);
+    match out
+        .get_mut(start..)
+        .and_then(|room| value.encode_bounded(room))
+    {
         Some(written) => {
-            out.extend_from_slice(written);
+            out.truncate(start.saturating_add(written));
             true
         }
         None => {
+            out.truncate(start);
             crate::invariant::broken("a bounded encoding longer than its bound");
             false
         }
     }
 }
 
-/// Writes `items`, each of at most `bound` bytes, through a buffer on the stack, copied out
-/// [`STACK_BUFFER`] bytes at a time.
+/// The bytes a sequence's bounded elements are written into at a time.
+const BOUNDED_RUN: usize = 512;
+
+/// Writes `items`, each of at most `bound` bytes, straight into `out` a run at a time: room
+/// for the run's bound is zeroed, written over and cut back (as [`write_bounded`] does for one
+/// value), so that the room reserved past the end is never more than [`BOUNDED_RUN`] bytes.
 #[inline]
-fn write_items_on_stack<T: Encode>(
+fn write_bounded_items<T: Encode>(
     items: &[T],
     bound: usize,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
-    let mut buf = [0u8; STACK_BUFFER];
-    let mut len = 0;
-    for item in items {
-        if STACK_BUFFER.saturating_sub(len) < bound {
-            out.extend_from_slice(buf.get(..len).unwrap_or_default());
-            len = 0;
-        }
-        match buf
-            .get_mut(len..)
-            .and_then(|rest| item.encode_bounded(rest))
-        {
-            Some(n) => len = len.saturating_add(n),
-            None => {
-                crate::invariant::broken("a bounded encoding longer than its bound");
-                out.extend_from_slice(buf.get(..len).unwrap_or_default());
-                len = 0;
-                item.encode(out)?;
+    for run in items.chunks(BOUNDED_RUN.checked_div(bound).unwrap_or(1).max(1)) {
+        let start = out.len();
+        out.resize(start.saturating_add(run.len().saturating_mul(bound)), 0);
+        let mut len = start;
+        for (index, item) in run.iter().enumerate() {
+            match out
+                .get_mut(len..)
+                .and_then(|room| item.encode_bounded(room))
+            {
+                Some(written) => len = len.saturating_add(written),
+                None => {
+                    crate::invariant::broken("a bounded encoding longer than its bound");
+                    out.truncate(len);
+                    return run
+                        .get(index..)
+                        .unwrap_or_default()
+                        .iter()
+                        .try_for_each(|item| item.encode(out));
+                }
             }
         }
+        out.truncate(len);
     }
-    out.extend_from_slice(buf.get(..len).unwrap_or_default());
     Ok(())
 }
 
@@ -518,9 +527,9 @@ fn whole_value<'de, T: Decode<'de>, const STRICT: bool>(
 pub mod __private {
     pub use super::{
         bin_element, bound_of_all, bound_of_any, container_header_len, enumeration, newtype,
-        newtype_with, refuse_map, stack_len, str_len, struct_begin, struct_rest, structure,
-        unit_struct, write_array_len, write_map_len, write_on_stack, write_str, Bounded, Entries,
-        Fields, Seq, Variant,
+        newtype_with, refuse_map, str_len, struct_begin, struct_rest, structure, unit_struct,
+        write_array_len, write_bounded, write_map_len, write_str, Bounded, Entries, Fields, Seq,
+        Variant,
     };
     pub use super::{plain, plain_array, Decode, Plain};
     pub use crate::de::{DeError, Deserializer};
@@ -1788,8 +1797,8 @@ fn read_map<'de, T, const STRICT: bool>(
 
 // Encoding: as `Serializer` writes each type.
 
-/// Each leaf is written by one generic function (`$write`), into the `Vec` or a stack
-/// buffer; `$bound` is the most bytes it takes: its marker and its widest form.
+/// Each leaf is written by one generic function (`$write`), into the `Vec` or room
+/// reserved in it; `$bound` is the most bytes it takes: its marker and its widest form.
 macro_rules! leaf_encode {
     ($($ty:ty => $write:path, $bound:literal);* $(;)?) => {
         $(
@@ -1966,19 +1975,15 @@ impl<T: Encode> Encode for Option<T> {
     }
 }
 
-/// Sequences of at least `STACK_ITEMS` elements of at most `STACK_ITEM` bytes each are
-/// written through a buffer on the stack (which is zeroed first: not worth it for fewer).
-const STACK_ITEM: usize = 128;
-const STACK_ITEMS: usize = 4;
+/// Sequences of elements of at most `BOUNDED_ITEM` bytes are written a run at a time.
+const BOUNDED_ITEM: usize = 128;
 
 /// A sequence: its header and its elements.
 #[inline]
 fn write_seq<T: Encode>(items: &[T], out: &mut Vec<u8>) -> Result<(), EncodeError> {
     write_array_len(items.len(), out)?;
     match T::MAX_LEN {
-        Some(bound) if bound <= STACK_ITEM && items.len() >= STACK_ITEMS => {
-            write_items_on_stack(items, bound, out)
-        }
+        Some(bound) if bound <= BOUNDED_ITEM => write_bounded_items(items, bound, out),
         _ => items.iter().try_for_each(|value| value.encode(out)),
     }
 }

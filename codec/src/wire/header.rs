@@ -406,8 +406,8 @@ impl Header {
 }
 
 /// Where the writers below put their bytes: the output `Vec`, which grows, or (for the derive
-/// path) a fixed buffer on the stack, whose stores the compiler knows cannot change the
-/// `Vec`'s length and capacity, so it need not load them again after every byte.
+/// path) a slice of room reserved in it, whose position is a local: the compiler need not
+/// load the `Vec`'s length and capacity again after every byte.
 pub(crate) trait Sink {
     fn push(&mut self, byte: u8);
     fn extend_from_slice(&mut self, bytes: &[u8]);
