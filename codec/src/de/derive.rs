@@ -426,6 +426,9 @@ pub fn write_bounded<T: Encode + ?Sized>(value: &T, out: &mut Vec<u8>) -> bool {
 /// The bytes a sequence's bounded elements are written into at a time.
 const BOUNDED_RUN: usize = 512;
 
+/// The room reserved for a run of at most this many bytes (see [`write_bounded_items`]).
+const SHORT_RUN: usize = 64;
+
 /// Writes `items`, each of at most `bound` bytes, straight into `out` a run at a time: room
 /// for the run's bound is zeroed, written over and cut back (as [`write_bounded`] does for one
 /// value), so that the room reserved past the end is never more than [`BOUNDED_RUN`] bytes.
@@ -437,7 +440,14 @@ fn write_bounded_items<T: Encode>(
 ) -> Result<(), EncodeError> {
     for run in items.chunks(BOUNDED_RUN.checked_div(bound).unwrap_or(1).max(1)) {
         let start = out.len();
-        out.resize(start.saturating_add(run.len().saturating_mul(bound)), 0);
+        let room = run.len().saturating_mul(bound);
+        // A short run's room is zeroed as a constant length, by a few stores in line rather
+        // than a call (a short vector is a run of its own).
+        if room <= SHORT_RUN {
+            out.resize(start.saturating_add(SHORT_RUN), 0);
+        } else {
+            out.resize(start.saturating_add(room), 0);
+        }
         let mut len = start;
         for (index, item) in run.iter().enumerate() {
             match out
