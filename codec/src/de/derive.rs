@@ -1366,7 +1366,7 @@ leaf_decode!(
     String,
     (),
     bool: peek_bool,
-    u8: peek_u8,
+    u8: peek_integer::<u8>,
     u16: peek_integer::<u16>,
     u32: peek_integer::<u32>,
     u64: peek_integer::<u64>,
@@ -1401,20 +1401,6 @@ fn peek_f64(rest: &[u8]) -> Option<(f64, usize)> {
     match rest.first_chunk::<9>() {
         Some(&[marker::F64, ref bits @ ..]) => Some((f64::from_be_bytes(*bits), 9)),
         _ => None,
-    }
-}
-
-/// A `u8` in either of its usual forms, told apart without a branch: a byte array of random
-/// values holds each half the time, which no predictor learns. Any other form is read as any
-/// integer is.
-#[inline(always)]
-fn peek_u8(rest: &[u8]) -> Option<(u8, usize)> {
-    match rest.first_chunk::<2>() {
-        Some(&[first, second]) if (first < 0x80) | (first == marker::UINT8) => {
-            let fixint = first < 0x80;
-            Some(if fixint { (first, 1) } else { (second, 2) })
-        }
-        _ => peek_integer::<u8>(rest),
     }
 }
 
