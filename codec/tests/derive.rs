@@ -368,6 +368,11 @@ fn documents() -> Vec<Vec<u8>> {
     ];
     docs.push(vec![0x90]);
     docs.push(vec![0x91, 0x90]);
+    // Maps where a sequence is read: refused as serde's visitor refuses them, before or
+    // after the map's own limits.
+    docs.push(vec![0x80]);
+    docs.push(vec![0x82, 1, 0x90, 3, 0x91, 0x90]);
+    docs.push(vec![0xdf, 0xff, 0xff, 0xff, 0xff]);
     // A struct, a tuple struct and a tuple variant from a bin, as serde hands its bytes.
     docs.push(vec![0xc4, 2, 7, 1]);
     docs.push(vec![

@@ -1513,9 +1513,6 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
         match item.kind {
             Kind::Array => {}
             Kind::Bin => return bin_as_vec(de, item.bytes).map_err(|e| e.placed(offset, depth)),
-            Kind::Map => {
-                return refuse_map(&"a sequence").map_err(|e: DeError| e.placed(offset, depth))
-            }
             _ => return refuse(de, item, &"a sequence"),
         }
         let len = item.len();
