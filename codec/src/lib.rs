@@ -214,8 +214,8 @@ pub use {de::from_slice, ser::to_vec};
 /// array, a newtype as its content, a unit variant as its name, any other variant as a
 /// one-entry map from its name to its content. A value whose encoding has a bound (numbers,
 /// and structs, tuples, arrays and enums of them; not strs, collections, boxes or `with`
-/// fields) is written straight into room reserved for its bound and cut back to what it took, as
-/// are the elements of a sequence of them, a few hundred bytes at a time.
+/// fields) is written straight into room reserved for its bound and cut back to what it
+/// took, as are the elements of a sequence of them, a few hundred bytes at a time.
 ///
 /// It derives for structs (named, tuple, newtype, unit) and enums (unit, newtype, tuple and
 /// struct variants), generic ones too, with fields of the standard types (integers, floats,

@@ -1256,3 +1256,20 @@ fn a_wrong_bound_is_caught_and_the_value_written_in_full() {
     .unwrap();
     assert_eq!(bytes, hardpack::to_vec(&(u32::MAX,)).unwrap());
 }
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    should_panic(expected = "hardpack internal invariant broken: a bounded encoding longer")
+)]
+fn a_wrong_bound_in_a_long_sequence_loses_no_element() {
+    // 1,200 elements claiming a byte each are written in runs of 512; the one that does not
+    // fit is early in the first run, and every element after it, in every run, is written.
+    let values: Vec<u32> = (0..1_200u32)
+        .map(|i| if i == 10 { u32::MAX } else { i % 100 })
+        .collect();
+    let sequence: Vec<Understated> = values.iter().copied().map(Understated).collect();
+    let bytes = hardpack::derive::to_vec(&sequence).unwrap();
+    assert_eq!(bytes.len(), 3 + 1_199 + 5);
+    assert_eq!(bytes, hardpack::to_vec(&values).unwrap());
+}

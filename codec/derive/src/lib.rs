@@ -539,8 +539,8 @@ fn write_fields(fields: &[Field], locals: &[TokenStream]) -> TokenStream {
     }
 }
 
-/// How a value is written into room reserved for its bound (`encode_bounded`): the bound of its bytes, an
-/// expression of type `Option<usize>`, and the writes. `None` where a field is written by a
+/// How a value is written into room reserved for its bound (`encode_bounded`): the bound of
+/// its bytes, an expression of type `Option<usize>`, and the writes. `None` where a field is written by a
 /// `with` function, which has no bound.
 struct BoundedWrite {
     bound: TokenStream,

@@ -449,6 +449,7 @@ fn write_bounded_items<T: Encode>(
             out.resize(start.saturating_add(room), 0);
         }
         let mut len = start;
+        let mut unwritten: &[T] = &[];
         for (index, item) in run.iter().enumerate() {
             match out
                 .get_mut(len..)
@@ -456,17 +457,17 @@ fn write_bounded_items<T: Encode>(
             {
                 Some(written) => len = len.saturating_add(written),
                 None => {
-                    crate::invariant::broken("a bounded encoding longer than its bound");
-                    out.truncate(len);
-                    return run
-                        .get(index..)
-                        .unwrap_or_default()
-                        .iter()
-                        .try_for_each(|item| item.encode(out));
+                    unwritten = run.get(index..).unwrap_or_default();
+                    break;
                 }
             }
         }
         out.truncate(len);
+        if !unwritten.is_empty() {
+            // The rest of this run goes through the `Vec`; the runs after it as before.
+            crate::invariant::broken("a bounded encoding longer than its bound");
+            unwritten.iter().try_for_each(|item| item.encode(out))?;
+        }
     }
     Ok(())
 }
