@@ -350,8 +350,9 @@ fn attacks(
     out
 }
 
-/// A container nested `depth` deep at its place: through the path to a descendant of the same
-/// form (a recursive type's own recursion), or else through its first child.
+/// A container nested `depth` containers deep at its place (counting every container the
+/// path opens): through the path to a descendant of the same form (a recursive type's own
+/// recursion), or else through its first child.
 fn nested(
     node: &Sample,
     root: &Sample,
@@ -380,16 +381,23 @@ fn nested(
     let suffix = doc.get(inner.end..span.end)?;
     let middle = doc.get(inner.start..inner.end)?;
     let step = (prefix.len() + suffix.len()).max(1);
-    let n = depth.min(MAX_NESTED_BYTES / step).max(1);
-    let mut bytes = Vec::with_capacity(step * n + middle.len());
-    for _ in 0..n {
-        bytes.extend_from_slice(prefix);
-    }
+    // Each repetition opens a container at every step of the path, and a decoder that
+    // recurses spends a frame on each: `depth` containers take this many repetitions.
+    let containers = inner.path.len() - span.path.len();
+    let n = depth
+        .div_ceil(containers)
+        .min(MAX_NESTED_BYTES / step)
+        .max(1);
+    // `repeat` copies in doubling blocks, not a call for each repetition of a few bytes.
+    let mut bytes = prefix.repeat(n);
+    bytes.reserve(middle.len() + suffix.len() * n);
     bytes.extend_from_slice(middle);
-    for _ in 0..n {
-        bytes.extend_from_slice(suffix);
-    }
-    Some(attack("nested", format!("nested {n} deep, {how}"), bytes))
+    bytes.extend_from_slice(&suffix.repeat(n));
+    Some(attack(
+        "nested",
+        format!("nested {} containers deep, {how}", n * containers),
+        bytes,
+    ))
 }
 
 /// What makes two containers the same form: their kind and length, an array's element
@@ -407,5 +415,52 @@ fn signature(node: &Sample) -> Vec<u8> {
         ]
         .concat(),
         other => vec![other.kind() as u8],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nested_mutant(document: &[u8], depth: usize) -> Mutant {
+        let sample = Sample::parse(document).unwrap();
+        mutants(&sample, depth)
+            .into_iter()
+            .find(|m| m.place.is_empty() && m.attack == "nested")
+            .unwrap()
+    }
+
+    #[test]
+    fn a_path_through_two_containers_is_repeated_half_as_often() {
+        // {"c": [{"c": []}]}: the root map's descendant of the same form is two containers
+        // in (the map, then the array), so 10 containers deep is the path 5 times.
+        let document = [0x81, 0xa1, b'c', 0x91, 0x81, 0xa1, b'c', 0x90];
+        let mutant = nested_mutant(&document, 10);
+        let path = [0x81, 0xa1, b'c', 0x91];
+        let innermost = [0x81, 0xa1, b'c', 0x90];
+        assert_eq!(mutant.bytes, [&path.repeat(5)[..], &innermost].concat());
+        assert_eq!(
+            mutant.what,
+            "nested 10 containers deep, through the path to a descendant of the same form"
+        );
+    }
+
+    #[test]
+    fn a_path_through_one_container_is_repeated_depth_times() {
+        // [[[]]]: the root array's first element has its form, one container in.
+        let mutant = nested_mutant(&[0x91, 0x91, 0x90], 7);
+        assert_eq!(mutant.bytes, [&[0x91; 7][..], &[0x91, 0x90]].concat());
+    }
+
+    #[test]
+    fn an_odd_depth_is_rounded_up_to_whole_repetitions() {
+        let document = [0x81, 0xa1, b'c', 0x91, 0x81, 0xa1, b'c', 0x90];
+        let mutant = nested_mutant(&document, 9);
+        assert_eq!(mutant.bytes.len(), 4 * 5 + 4);
+        assert!(
+            mutant.what.starts_with("nested 10 containers deep"),
+            "{}",
+            mutant.what
+        );
     }
 }
