@@ -3,12 +3,12 @@
 //! stack overflow, an abort or a hang is that payload's result and the run goes on.
 //!
 //! How the child is found: the check's test runs again in a child process with
-//! `HARDPACK_CHECK_CHILD=<check>:<sweep step>:<first payload>:<payload file>` set. The parent
-//! traces the type and writes every payload once, to that file; a child never traces or
-//! generates anything. A check in such a process does not spawn: the one it names reads the
-//! file, decodes its payloads from the first one on, writes a line per payload to its
-//! standard output, and ends the process; the checks before it in the same test return at
-//! once. When the child dies, the payload it had started is blamed and the next child
+//! `HARDPACK_CHECK_CHILD=<check>:<sweep step>:<first payload>:<end>` set. The parent traces
+//! the type, generates the payloads, and writes each child its share through its standard
+//! input; a child never traces or generates anything. A check in such a process does not
+//! spawn: the one it names reads its payloads, decodes them in order, says on its standard
+//! output when it starts each and how each ended, and ends the process; the checks before it
+//! in the same test return at once. When the child dies, the payload it had started is blamed and the next child
 //! starts after it, so a death costs one process start. From a `#[test]`, the child runs
 //! that test alone (libtest names the test's thread after the test); from a `main`, the
 //! program runs again with its own arguments.
@@ -20,6 +20,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -556,71 +557,93 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                 std::process::exit(0);
             }
         };
-        // The parent writes this child's payloads to its stdin, from `role.first` on.
-        let stdin = std::io::stdin();
-        let mut payloads = PayloadReader(BufReader::new(stdin.lock()));
-        // One decoding thread, on the check's stack size, for every payload of this child: a
-        // thread a payload mapped, faulted in and unmapped a stack and an allocator arena for
-        // each. What a payload measures is still its own: the counters are taken before and
-        // after it.
-        std::thread::scope(|scope| {
-            let (work, jobs) = mpsc::sync_channel::<&'static [u8]>(0);
-            let (results, measured) = mpsc::channel();
-            let worker = std::thread::Builder::new()
+        // Every payload is read and decoded on one thread of the check's stack size: a thread
+        // a payload mapped, faulted in and unmapped a stack and an allocator arena for each,
+        // and handing each payload to a thread and its result back cost four thread switches.
+        // What a payload measures is still its own: the counters are taken before and after
+        // it. A panic that the decode's guard does not catch ends the thread; the payload it
+        // was on is blamed here.
+        let at = AtomicUsize::new(role.first);
+        let decoded = std::thread::scope(|scope| {
+            std::thread::Builder::new()
                 .name("hardpack-check decoder".into())
                 .stack_size(self.stack_bytes)
-                .spawn_scoped(scope, move || {
-                    for bytes in jobs {
-                        if results.send(self.decode_one(decode, bytes)).is_err() {
-                            break;
-                        }
+                .spawn_scoped(scope, || self.decode_payloads(decode, role, &at, &say))
+                .map_err(|e| format!("no thread: {e}"))?
+                .join()
+                .map_err(|_| "the thread died".to_string())
+        });
+        if let Err(why) = decoded {
+            let index = at.load(Ordering::Relaxed);
+            say(&format!("done\t{index}\tpanicked\t0\t0\t0\t-\t-\t{why}"));
+        }
+        std::process::exit(0)
+    }
+
+    /// The child's payloads, as the parent writes them to its standard input from
+    /// `role.first` on, each decoded, with a `start` line before and a `done` line after.
+    /// A payload's `done` line and the next one's `start` go out in one write, after the next
+    /// payload is read: one wakeup of the parent a payload.
+    fn decode_payloads(
+        &self,
+        decode: &DecodeFn<'_>,
+        role: &ChildRole,
+        at: &AtomicUsize,
+        say: &(dyn Fn(&str) + Sync),
+    ) {
+        let stdin = std::io::stdin();
+        let mut payloads = PayloadReader(BufReader::new(stdin.lock()));
+        // The child ends when its payloads are decoded: each may as well be `'static`, so
+        // that a type that borrows from its input can be decoded from it.
+        let mut next = |said: &str| -> Option<&'static [u8]> {
+            match payloads.next() {
+                Ok(Some(bytes)) => Some(Box::leak(bytes.into_boxed_slice())),
+                Ok(None) => {
+                    if !said.is_empty() {
+                        say(said);
                     }
-                });
-            let mut index = role.first;
-            while index < role.end {
-                // The child ends when its payloads are decoded: each may as well be
-                // `'static`, so that a type that borrows from its input can be decoded
-                // from it.
-                let bytes: &'static [u8] = match payloads.next() {
-                    Ok(Some(bytes)) => Box::leak(bytes.into_boxed_slice()),
-                    Ok(None) => break,
-                    Err(e) => {
-                        say(&format!("no-payloads\t{}", one_line(&e)));
-                        break;
-                    }
-                };
-                say(&format!("start\t{index}"));
-                let outcome = match &worker {
-                    Ok(_) => match work.send(bytes).ok().and_then(|()| measured.recv().ok()) {
-                        Some(outcome) => Ok(outcome),
-                        None => Err("the thread died".to_string()),
-                    },
-                    Err(e) => Err(format!("no thread: {e}")),
-                };
-                let worker_lives = outcome.is_ok();
-                let line = match outcome {
-                    Ok(((verdict, charged, message, offset), cost)) => {
-                        let charged = charged.map_or_else(|| "-".to_string(), |c| c.to_string());
-                        let offset = offset.map_or_else(|| "-".to_string(), |c| c.to_string());
-                        format!(
-                            "done\t{index}\t{verdict}\t{}\t{}\t{}\t{charged}\t{offset}\t{}",
-                            cost.peak_bytes,
-                            cost.allocations,
-                            cost.elapsed.as_micros(),
-                            one_line(&message)
-                        )
-                    }
-                    Err(why) => format!("done\t{index}\tpanicked\t0\t0\t0\t-\t-\t{why}"),
-                };
-                say(&line);
-                index += 1;
-                if !worker_lives {
-                    // The parent starts another child for the payloads after this one.
-                    break;
+                    None
+                }
+                Err(e) => {
+                    let why = format!("no-payloads\t{}", one_line(&e));
+                    say(&if said.is_empty() {
+                        why
+                    } else {
+                        format!("{said}\n{LINE_PREFIX}{why}")
+                    });
+                    None
                 }
             }
-        });
-        std::process::exit(0)
+        };
+        let mut index = role.first;
+        let mut bytes = match next("") {
+            Some(bytes) if index < role.end => bytes,
+            _ => return,
+        };
+        say(&format!("start\t{index}"));
+        loop {
+            at.store(index, Ordering::Relaxed);
+            let ((verdict, charged, message, offset), cost) = self.decode_one(decode, bytes);
+            let charged = charged.map_or_else(|| "-".to_string(), |c| c.to_string());
+            let offset = offset.map_or_else(|| "-".to_string(), |c| c.to_string());
+            let done = format!(
+                "done\t{index}\t{verdict}\t{}\t{}\t{}\t{charged}\t{offset}\t{}",
+                cost.peak_bytes,
+                cost.allocations,
+                cost.elapsed.as_micros(),
+                one_line(&message)
+            );
+            index += 1;
+            if index >= role.end {
+                say(&done);
+                return;
+            }
+            match next(&done) {
+                Some(following) => bytes = following,
+                None => return,
+            }
+            say(&format!("{done}\n{LINE_PREFIX}start\t{index}"));
+        }
     }
 
     /// One payload on the decoding thread: the verdict, the charge and the message, and what
