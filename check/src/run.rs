@@ -1136,6 +1136,9 @@ fn write_payloads(out: &mut impl std::io::Write, payloads: &[Payload]) -> std::i
     out.flush()
 }
 
+/// The most room a child reserves for a payload before reading it.
+const MAX_RESERVED_PAYLOAD: usize = 64 << 20;
+
 /// A child's reading of its payloads, one at a time, as [`write_payloads`] wrote them.
 struct PayloadReader<R>(R);
 
@@ -1155,8 +1158,12 @@ impl<R: Read> PayloadReader<R> {
         let Some(length) = self.length()? else {
             return Ok(None);
         };
-        // Only what the file holds is read: a damaged length cannot reserve memory.
-        let mut bytes = Vec::new();
+        // Room for the whole payload up to a cap, so that the read fills one buffer and
+        // does not grow it by copies; only what the pipe holds is read, so a damaged length
+        // reserves no more than the cap.
+        let room =
+            usize::try_from(length).map_or(MAX_RESERVED_PAYLOAD, |n| n.min(MAX_RESERVED_PAYLOAD));
+        let mut bytes = Vec::with_capacity(room);
         (&mut self.0)
             .take(length)
             .read_to_end(&mut bytes)
@@ -1280,7 +1287,7 @@ mod tests {
     }
 
     #[test]
-    fn a_damaged_length_is_an_error_not_a_reservation() {
+    fn a_damaged_length_is_an_error() {
         let bytes = [&u64::MAX.to_le_bytes()[..], b"abc"].concat();
         let err = PayloadReader(&bytes[..]).next().unwrap_err();
         assert!(err.contains("cut short after 3"), "{err}");
