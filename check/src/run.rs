@@ -581,9 +581,10 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     }
 
     /// The child's payloads, as the parent writes them to its standard input from
-    /// `role.first` on, each decoded, with a `start` line before and a `done` line after.
-    /// A payload's `done` line and the next one's `start` go out in one write, after the next
-    /// payload is read: one wakeup of the parent a payload.
+    /// `role.first` on, each read and decoded between a `start` line and a `done` line. A
+    /// payload's `done` line and the next one's `start` go out in one write: one wakeup of
+    /// the parent a payload. The read is inside the payload's own lines, so a death or a
+    /// hang while reading it is blamed on it.
     fn decode_payloads(
         &self,
         decode: &DecodeFn<'_>,
@@ -593,36 +594,27 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     ) {
         let stdin = std::io::stdin();
         let mut payloads = PayloadReader(BufReader::new(stdin.lock()));
-        // The child ends when its payloads are decoded: each may as well be `'static`, so
-        // that a type that borrows from its input can be decoded from it.
-        let mut next = |said: &str| -> Option<&'static [u8]> {
-            match payloads.next() {
-                Ok(Some(bytes)) => Some(Box::leak(bytes.into_boxed_slice())),
-                Ok(None) => {
-                    if !said.is_empty() {
-                        say(said);
-                    }
-                    None
-                }
-                Err(e) => {
-                    let why = format!("no-payloads\t{}", one_line(&e));
-                    say(&if said.is_empty() {
-                        why
-                    } else {
-                        format!("{said}\n{LINE_PREFIX}{why}")
-                    });
-                    None
-                }
-            }
-        };
         let mut index = role.first;
-        let mut bytes = match next("") {
-            Some(bytes) if index < role.end => bytes,
-            _ => return,
-        };
+        if index >= role.end {
+            return;
+        }
         say(&format!("start\t{index}"));
         loop {
             at.store(index, Ordering::Relaxed);
+            // The child ends when its payloads are decoded: each may as well be `'static`,
+            // so that a type that borrows from its input can be decoded from it.
+            let bytes: &'static [u8] = match payloads.next() {
+                Ok(Some(bytes)) => Box::leak(bytes.into_boxed_slice()),
+                Ok(None) => {
+                    let end = role.end;
+                    say(&format!("no-payloads\tthey end at {index}, before {end}"));
+                    return;
+                }
+                Err(e) => {
+                    say(&format!("no-payloads\t{}", one_line(&e)));
+                    return;
+                }
+            };
             let ((verdict, charged, message, offset), cost) = self.decode_one(decode, bytes);
             let charged = charged.map_or_else(|| "-".to_string(), |c| c.to_string());
             let offset = offset.map_or_else(|| "-".to_string(), |c| c.to_string());
@@ -637,10 +629,6 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             if index >= role.end {
                 say(&done);
                 return;
-            }
-            match next(&done) {
-                Some(following) => bytes = following,
-                None => return,
             }
             say(&format!("{done}\n{LINE_PREFIX}start\t{index}"));
         }
