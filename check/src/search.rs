@@ -23,6 +23,12 @@ pub(crate) struct Candidate {
     pub lineage: Vec<Branch>,
     /// Set by [`refine`] on a candidate that names another variant than its siblings.
     pub names_variant: bool,
+    /// Handed in another shape than the value it comes from (a struct as a sequence): its
+    /// first acceptance is no repeat, though it holds no new word.
+    pub reshaped: bool,
+    /// It comes from a struct handed as a sequence: kept as a sample only where it holds a
+    /// word the values before it did not.
+    pub from_sequence: bool,
 }
 
 /// One refinement a candidate came from: which (a number per refinement), which of its
@@ -42,6 +48,8 @@ impl Candidate {
             recent: vec![Vec::new()],
             lineage: Vec::new(),
             names_variant: false,
+            reshaped: false,
+            from_sequence: false,
         }
     }
 
@@ -270,6 +278,20 @@ pub(crate) fn refine(refused: &Candidate, message: &str) -> Vec<Candidate> {
                 Sample::Bin(b) => b.len(),
                 _ => continue,
             };
+            // A sequence whose first item is a tag (an internally tagged variant read as
+            // one): what is refused is the content after the tag.
+            if let (Sample::Array(items), Some(n)) = (node, refused_len) {
+                if let Some(tag @ Sample::Str(_)) = items.first() {
+                    if n + 1 == len {
+                        for n in &lengths {
+                            let mut items = vec![tag.clone()];
+                            items.resize(n.min(&4096) + 1, Sample::Nil);
+                            out.extend(refused.with(&path, Sample::Array(items)));
+                        }
+                        continue;
+                    }
+                }
+            }
             if refused_len.is_some_and(|n| n != len) {
                 continue;
             }
@@ -449,6 +471,10 @@ fn for_expectation(expected: &str) -> Vec<Sample> {
     let unknown = || Sample::Str(UNKNOWN_NAME.into());
     if has("identifier") {
         vec![unknown(), Sample::Int(0)]
+    } else if e == "string or map" {
+        // An externally tagged enum read from serde's buffer (an internally tagged
+        // variant's content): its unit variants are strs, the others maps of one key.
+        vec![unknown(), Sample::Map(vec![(unknown(), Sample::Nil)])]
     } else if has("tagged enum") || has("struct variant") || has("map") {
         vec![Sample::Map(Vec::new())]
     } else if has("tuple variant") {

@@ -836,6 +836,73 @@ fn a_tagged_variant_whose_inner_enum_was_taken_in_part_is_seen_in_part() {
     );
 }
 
+/// The same inside an internally tagged variant, behind an `Option`: serde reads the content
+/// from its buffer, so the enum inside is seen only through the tracer's values and refusals.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t")]
+enum Job {
+    Idle,
+    Run { target: Option<Target>, retries: u8 },
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct HoldsJob {
+    job: (Job, u32),
+}
+
+#[test]
+fn an_internally_tagged_variant_whose_inner_enum_was_taken_in_part_is_seen_in_part() {
+    let report = check::<HoldsJob>().run();
+    assert!(!report.is_hardened(), "{}", report.text());
+    assert_eq!(
+        open_places(&report),
+        BTreeMap::from([("HoldsJob.job.0::Run".to_string(), "seen-in-part")]),
+        "{}",
+        report.text()
+    );
+}
+
+/// An internally tagged variant whose only field is an `Option` of an id that validates:
+/// its map form needs no field at all, so only its sequence form asks for the option.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t")]
+enum Invite {
+    Open,
+    Named { member: Option<Id> },
+}
+
+#[test]
+fn an_internally_tagged_variant_with_an_option_never_accepted_some_is_seen_in_part() {
+    let report = check::<Invite>().run();
+    assert_eq!(
+        open_places(&report),
+        // At the root, an internally tagged enum's variants are keyed by the root's place.
+        BTreeMap::from([("::Named".to_string(), "seen-in-part")]),
+        "{}",
+        report.text()
+    );
+}
+
+/// Control: the inner enum's variants all accept what the tracer hands them.
+#[derive(Debug, Deserialize, Serialize)]
+enum Plain {
+    Everyone,
+    Member(String),
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t")]
+enum PlainJob {
+    Idle,
+    Run { target: Option<Plain>, retries: u8 },
+}
+
+#[test]
+fn an_internally_tagged_variant_whose_inner_enum_was_taken_whole_is_built() {
+    let report = check::<PlainJob>().run();
+    assert!(report.is_hardened(), "{}", report.text());
+}
+
 /// A sample closes the tagged variant the trace could build only in part (the enum inside it
 /// holds an id that validates): the sample passes through the variant and the id.
 #[test]

@@ -105,6 +105,9 @@ pub(super) struct Search {
     /// What it has tried, encoded.
     pub(super) tried: BTreeSet<Vec<u8>>,
     pub(super) accepted: Vec<Sample>,
+    /// Accepted values that are only another form of values accepted before (a struct as
+    /// a sequence, holding no new word): no samples of their own.
+    pub(super) reshapes: Vec<Sample>,
     /// The first value it handed (a leaf's smallest value of its kind).
     pub(super) default: Sample,
     pub(super) tries: usize,
@@ -122,16 +125,49 @@ pub(super) struct Search {
     pub(super) repeats: usize,
     /// The enums the value handed this run was read as.
     pub(super) enums_read: Vec<crate::sample::EnumRead>,
-    /// For each variant an accepted value named by its tag: the enums read inside it, each
-    /// with its variants and those an accepted value took.
-    pub(super) inside: BTreeMap<String, BTreeMap<&'static str, EnumInside>>,
+    /// For each variant an accepted value named by its tag: the enums read inside it (by
+    /// their variant lists), each with its variants and those an accepted value took.
+    pub(super) inside: BTreeMap<String, BTreeMap<Vec<String>, EnumInside>>,
+    /// The structs (by the keys of the map that held them) already handed as sequences.
+    pub(super) as_sequence: BTreeSet<Vec<String>>,
+    /// The values found with something empty in them, handed again with it holding one.
+    pub(super) fills: Vec<Fill>,
+    /// Whether the nils of values naming a tagged variant were handed values (as fills).
+    pub(super) filled_nils: bool,
+}
+
+/// A value naming tagged variants, found with an empty collection or a nil (an `Option`
+/// left `None`) in it, handed again with one element or value there: until a value that
+/// comes from it is accepted, what the collection or option holds was never built.
+pub(super) struct Fill {
+    /// The candidate's lineage: an accepted value that comes from it starts with it.
+    lineage: Vec<crate::search::Branch>,
+    /// The candidate, encoded: the same value filled from elsewhere is one fill.
+    tree: Vec<u8>,
+    /// The variants it names.
+    names: Vec<String>,
+    resolved: bool,
 }
 
 /// An enum read inside a tagged variant's content: its variants, and those taken.
 #[derive(Clone, Debug, Default)]
 pub(super) struct EnumInside {
-    pub(super) variants: &'static [&'static str],
+    pub(super) variants: Vec<String>,
     pub(super) taken: BTreeSet<String>,
+}
+
+impl EnumInside {
+    /// Takes the variants whose names `value` holds. Inside serde's buffering an enum is
+    /// read from the buffer, not from the value handed, so what it took is known only from
+    /// the words of the value that went through.
+    fn take_named_in(&mut self, value: &Sample) {
+        let words = words(value);
+        for v in &self.variants {
+            if words.contains(v.as_str()) {
+                self.taken.insert(v.clone());
+            }
+        }
+    }
 }
 
 impl Search {
@@ -168,6 +204,7 @@ impl Search {
             refinements: 0,
             tried: BTreeSet::new(),
             accepted: Vec::new(),
+            reshapes: Vec::new(),
             default: first,
             tries: 1,
             settled: false,
@@ -177,6 +214,9 @@ impl Search {
             repeats: 0,
             enums_read: Vec::new(),
             inside: BTreeMap::new(),
+            as_sequence: BTreeSet::new(),
+            fills: Vec::new(),
+            filled_nils: false,
         }
     }
 
@@ -191,8 +231,35 @@ impl Search {
                 self.tries += 1;
                 return true;
             }
+            // Refined back into a value already accepted (a nil that is a unit, handed a
+            // number): what it comes from was accepted.
+            if self.accepted.contains(&next.tree) || self.reshapes.contains(&next.tree) {
+                self.resolve_fills(&next.lineage);
+            }
         }
         false
+    }
+
+    /// A value coming from `lineage` was accepted: the fills it comes from are resolved.
+    pub(super) fn resolve_fills(&mut self, lineage: &[crate::search::Branch]) {
+        for fill in &mut self.fills {
+            if !fill.resolved && lineage.starts_with(&fill.lineage) {
+                fill.resolved = true;
+            }
+        }
+    }
+
+    /// Whether a fill of a value naming `variant` was never accepted.
+    fn unresolved_fill(&self, variant: &str) -> bool {
+        let resolved: BTreeSet<&[u8]> = self
+            .fills
+            .iter()
+            .filter(|f| f.resolved)
+            .map(|f| f.tree.as_slice())
+            .collect();
+        self.fills
+            .iter()
+            .any(|f| f.names.iter().any(|n| n == variant) && !resolved.contains(f.tree.as_slice()))
     }
 
     /// Puts what a refinement made on the stack, the first to be tried next.
@@ -244,6 +311,31 @@ fn is_key(sample: &Sample, path: &[usize]) -> bool {
     match path.split_last() {
         Some((last, parent)) => last % 2 == 0 && matches!(sample.at(parent), Some(Sample::Map(_))),
         None => false,
+    }
+}
+
+/// A map that may be a struct (every key a str) as the sequence serde also reads a struct
+/// from: empty, or only its tag where its first entry is one (an internally tagged variant,
+/// whose content follows its tag). With the map's keys (and tag), which name the struct.
+fn as_sequence(node: &Sample, tag_keys: &BTreeSet<String>) -> Option<(Vec<String>, Sample)> {
+    let Sample::Map(entries) = node else {
+        return None;
+    };
+    let keys: Vec<String> = entries
+        .iter()
+        .map(|(k, _)| match k {
+            Sample::Str(k) => Some(k.clone()),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    match entries.first()? {
+        // A variant's content is a struct of its own.
+        (Sample::Str(k), Sample::Str(tag)) if tag_keys.contains(k) => {
+            let mut name = keys;
+            name.push(tag.clone());
+            Some((name, Sample::Array(vec![Sample::Str(tag.clone())])))
+        }
+        _ => Some((keys, Sample::Array(Vec::new()))),
     }
 }
 
@@ -643,6 +735,8 @@ impl State {
             }
             let value = search.current.tree.clone();
             search.tried.insert(value.to_bytes());
+            let lineage = search.current.lineage.clone();
+            search.resolve_fills(&lineage);
             if !search.sampling {
                 // A collection traced as a type: it needs no search.
                 search.settled = true;
@@ -652,7 +746,8 @@ impl State {
             // probes) no value accepted before had.
             let known: BTreeSet<&str> = search.accepted.iter().flat_map(words).collect();
             let new_kind = !search.accepted.iter().any(|a| a.kind() == value.kind());
-            let repeat = !new_kind && !words(&value).iter().any(|w| !known.contains(w));
+            let new_word = words(&value).iter().any(|w| !known.contains(w));
+            let repeat = !new_kind && !search.current.reshaped && !new_word;
             if repeat {
                 search.repeats += 1;
             }
@@ -670,12 +765,21 @@ impl State {
                     .enumerate()
                     .filter(|(i, _)| Some(*i) != tag)
                 {
-                    let e = inside.entry(read.name).or_default();
-                    e.variants = read.variants;
+                    let variants: Vec<String> =
+                        read.variants.iter().map(|v| v.to_string()).collect();
+                    let e = inside.entry(variants.clone()).or_default();
+                    e.variants = variants;
                     e.taken.insert(read.chosen.clone());
                 }
+                for e in inside.values_mut() {
+                    e.take_named_in(&value);
+                }
             }
-            if !search.accepted.contains(&value) {
+            if search.current.from_sequence && !new_word {
+                if !search.reshapes.contains(&value) {
+                    search.reshapes.push(value);
+                }
+            } else if !search.accepted.contains(&value) {
                 search.accepted.push(value);
             }
             // Other guesses at the value just found are not tried; other variants are, and
@@ -718,6 +822,7 @@ impl State {
                     })
                     .filter_map(|(p, one)| {
                         let mut c = found.clone();
+                        c.reshaped = false;
                         *c.tree.at_mut(&p)? = one;
                         let mut element = p.clone();
                         element.push(0);
@@ -726,7 +831,57 @@ impl State {
                         Some(c)
                     })
                     .collect();
+                let count = filled.len();
                 search.push_refined(filled);
+                let names: Vec<String> = found
+                    .tree
+                    .named_variants(&self.tag_keys)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect();
+                if !names.is_empty() {
+                    search.filled_nils |= fill_nils;
+                    let fills: Vec<Fill> = search
+                        .stack
+                        .iter()
+                        .rev()
+                        .take(count)
+                        .map(|c| Fill {
+                            lineage: c.lineage.clone(),
+                            tree: c.tree.to_bytes(),
+                            names: names.clone(),
+                            resolved: false,
+                        })
+                        // One tried already comes from elsewhere: its fate is that one's.
+                        .filter(|f| !search.tried.contains(&f.tree))
+                        .collect();
+                    search.fills.extend(fills);
+                }
+            }
+            // A struct read from serde's buffer names, as a map, only the fields it must
+            // hold: an `Option` or a `default` field left out is never asked for. Read as a
+            // sequence it asks for each of its fields in turn. Once a struct (by its keys).
+            if explores && !repeat && fill_nils {
+                let sequences: Vec<Candidate> = found
+                    .tree
+                    .paths()
+                    .into_iter()
+                    .filter(|p| !is_key(&found.tree, p))
+                    .filter_map(|p| {
+                        let (keys, sequence) = as_sequence(found.tree.at(&p)?, &self.tag_keys)?;
+                        if !search.as_sequence.insert(keys) {
+                            return None;
+                        }
+                        let mut c = found.clone();
+                        *c.tree.at_mut(&p)? = sequence;
+                        c.recent.push(p);
+                        c.names_variant = true;
+                        c.reshaped = true;
+                        c.from_sequence = true;
+                        Some(c)
+                    })
+                    .collect();
+                search.push_refined(sequences);
             }
             if explores && search.repeats < MAX_REPEATS && search.next() {
                 more = true;
@@ -862,13 +1017,15 @@ impl State {
             .values()
             .any(|known| known.variants.iter().copied().collect::<BTreeSet<_>>() == revealed)
         {
+            // The same enum may also be read inside serde's buffering.
+            self.reveal_enum_in_content(&unknown, &names);
             return;
         }
         // The place whose own tag was refused: a tag leaf of a struct, or a value handed
         // whole whose tag (its first entry or item, where serde writes it and a search puts
-        // it) holds the refused word. A refusal from elsewhere is an enum inside its content
-        // (an adjacently tagged variant holding an enum, whose unit variant is a str beside
-        // the tag), read through serde's buffering, which has no places.
+        // it) holds the refused word. A refusal from elsewhere is an enum inside a tagged
+        // variant's content, read through serde's buffering, which has no places: it is kept
+        // as an enum inside that variant.
         let own_tag = |search: &Search| match search.kind {
             Searching::Leaf => {
                 search.parent_struct.is_some()
@@ -890,6 +1047,7 @@ impl State {
             .rev()
             .find(|key| self.searches.get(*key).is_some_and(own_tag))
         else {
+            self.reveal_enum_in_content(&unknown, &names);
             return;
         };
         if let Some(Sample::Map(entries)) = self.searches.get(key).map(|s| &s.current.tree) {
@@ -922,6 +1080,45 @@ impl State {
                 })
                 .refusal
                 .get_or_insert_with(|| message.to_string());
+        }
+    }
+
+    /// A refusal of the word `unknown` by an enum of the variants `names` that is no place's
+    /// own tag: an enum inside a tagged variant's content, read from serde's buffer (which
+    /// has no places, and hands the enum no value of the tracer's). It is kept as an enum
+    /// inside every variant the value holding the word names, so that a variant accepted
+    /// only with some of its variants is not taken for built.
+    fn reveal_enum_in_content(&mut self, unknown: &str, names: &[String]) {
+        let tag_keys = &self.tag_keys;
+        let holds_it = |search: &Search| {
+            !search.current.tree.named_variants(tag_keys).is_empty()
+                && words(&search.current.tree).contains(unknown)
+        };
+        let Some(key) = self
+            .read
+            .iter()
+            .rev()
+            .find(|key| self.searches.get(*key).is_some_and(holds_it))
+            .cloned()
+        else {
+            return;
+        };
+        let Some(search) = self.searches.get_mut(&key) else {
+            return;
+        };
+        for variant in search.current.tree.named_variants(tag_keys) {
+            let e = search
+                .inside
+                .entry(variant.to_string())
+                .or_default()
+                .entry(names.to_vec())
+                .or_default();
+            e.variants = names.to_vec();
+            for accepted in &search.accepted {
+                if accepted.named_variants(tag_keys).contains(&variant) {
+                    e.take_named_in(accepted);
+                }
+            }
         }
     }
 
@@ -1021,27 +1218,28 @@ impl State {
             };
             let tag_keys = &self.tag_keys;
             let names_it = |sample: &Sample| sample.named_variants(tag_keys).contains(&variant);
-            // Built when a value with its tag and its collections holding something was
-            // accepted: a variant accepted only with its collections empty never had their
-            // elements built (a key that validates, say).
-            let holds_empty = |sample: &Sample| {
-                sample.paths().iter().any(|p| match sample.at(p) {
-                    Some(Sample::Array(a)) => a.is_empty(),
-                    Some(Sample::Map(m)) => m.is_empty(),
-                    Some(Sample::Nil) => !is_key(sample, p),
-                    _ => false,
-                })
+            // Built when every value with its tag accepted with a collection empty or an
+            // option none was accepted again with something there: a variant accepted only
+            // with its collections empty never had their elements built (a key that
+            // validates, say). Where nils were not filled, a value with none is needed.
+            let unfilled = search.unresolved_fill(variant);
+            let holds_nil = |sample: &Sample| {
+                !search.filled_nils
+                    && sample
+                        .paths()
+                        .iter()
+                        .any(|p| matches!(sample.at(p), Some(Sample::Nil)) && !is_key(sample, p))
             };
             // An enum read inside it with a variant no accepted value took: that variant's
             // content was never built.
             let untaken = search.inside.get(variant).is_some_and(|enums| {
                 enums
                     .values()
-                    .any(|e| e.variants.iter().any(|v| !e.taken.contains(*v)))
+                    .any(|e| e.variants.iter().any(|v| !e.taken.contains(v)))
             });
             let mut naming = search.accepted.iter().filter(|s| names_it(s)).peekable();
             if naming.peek().is_some() {
-                if !untaken && naming.any(|s| !holds_empty(s)) {
+                if !untaken && !unfilled && naming.any(|s| !holds_nil(s)) {
                     request.built = true;
                 } else {
                     request.emptied = true;
