@@ -883,6 +883,34 @@ fn an_internally_tagged_variant_with_an_option_never_accepted_some_is_seen_in_pa
     );
 }
 
+/// The same enum inside a struct inside an option in the content: its variants are followed
+/// where the struct holds it, through the variant's sequence form.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t")]
+enum Placement {
+    Nowhere,
+    At { place: Option<Placed>, retries: u8 },
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Placed {
+    x: f64,
+    target: Target,
+    n: u8,
+}
+
+#[test]
+fn an_enum_in_a_struct_in_an_internally_tagged_variant_is_taken_only_where_it_is_read() {
+    let report = check::<(Placement, u8)>().run();
+    assert!(!report.is_hardened(), "{}", report.text());
+    assert_eq!(
+        open_places(&report),
+        BTreeMap::from([(".0::At".to_string(), "seen-in-part")]),
+        "{}",
+        report.text()
+    );
+}
+
 /// Control: the inner enum's variants all accept what the tracer hands them.
 #[derive(Debug, Deserialize, Serialize)]
 enum Plain {

@@ -127,7 +127,7 @@ pub(super) struct Search {
     pub(super) enums_read: Vec<crate::sample::EnumRead>,
     /// For each variant an accepted value named by its tag: the enums read inside it (by
     /// their variant lists), each with its variants and those an accepted value took.
-    pub(super) inside: BTreeMap<String, BTreeMap<Vec<String>, EnumInside>>,
+    pub(super) inside: BTreeMap<String, BTreeMap<(Vec<String>, Option<Vec<Step>>), EnumInside>>,
     /// The structs (by the keys of the map that held them) already handed as sequences.
     pub(super) as_sequence: BTreeSet<Vec<String>>,
     /// The values found with something empty in them, handed again with it holding one.
@@ -156,16 +156,78 @@ pub(super) struct EnumInside {
     pub(super) taken: BTreeSet<String>,
 }
 
-impl EnumInside {
-    /// Takes the variants whose names `value` holds. Inside serde's buffering an enum is
-    /// read from the buffer, not from the value handed, so what it took is known only from
-    /// the words of the value that went through.
-    fn take_named_in(&mut self, value: &Sample) {
-        let words = words(value);
-        for v in &self.variants {
-            if words.contains(v.as_str()) {
-                self.taken.insert(v.clone());
+/// A step from a value to a node inside it: a map's entry by its key, or a sequence's item.
+/// A map's entries are followed by key, not by position: a value found later may hold more
+/// entries before it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Step {
+    Key(String),
+    Item(usize),
+}
+
+/// The steps to the node at `path` (which is a map's key, or under one, only where the
+/// path ends at that key).
+fn steps_to(tree: &Sample, path: &[usize]) -> Option<Vec<Step>> {
+    let mut steps = Vec::new();
+    let mut node = tree;
+    for (i, at) in path.iter().enumerate() {
+        match node {
+            Sample::Array(items) => {
+                steps.push(Step::Item(*at));
+                node = items.get(*at)?;
             }
+            Sample::Map(entries) => {
+                let (key, value) = entries.get(at / 2)?;
+                if at % 2 == 0 {
+                    // The refused word is a key: the enum is the map of one entry that
+                    // holds it (a variant with content).
+                    return (i + 1 == path.len()).then_some(steps);
+                }
+                let Sample::Str(key) = key else {
+                    return None;
+                };
+                steps.push(Step::Key(key.clone()));
+                node = value;
+            }
+            _ => return None,
+        }
+    }
+    Some(steps)
+}
+
+/// The node `steps` lead to in `tree`.
+fn follow<'a>(tree: &'a Sample, steps: &[Step]) -> Option<&'a Sample> {
+    let mut node = tree;
+    for step in steps {
+        node = match (node, step) {
+            (Sample::Array(items), Step::Item(i)) => items.get(*i)?,
+            (Sample::Map(entries), Step::Key(k)) => {
+                &entries
+                    .iter()
+                    .find(|(key, _)| matches!(key, Sample::Str(s) if s == k))?
+                    .1
+            }
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
+impl EnumInside {
+    /// Takes the variant `value` names where the enum's refusal was (`at`): a str (a unit
+    /// variant, or a tag) or a map keyed by the variant. Inside serde's buffering the enum is
+    /// read from the buffer, not from the value handed, so that is all that shows its choice.
+    fn take_named_at(&mut self, value: &Sample, at: &[Step]) {
+        let named = match follow(value, at) {
+            Some(Sample::Str(s)) => s,
+            Some(Sample::Map(entries)) => match entries.first() {
+                Some((Sample::Str(k), _)) => k,
+                _ => return,
+            },
+            _ => return,
+        };
+        if self.variants.contains(named) {
+            self.taken.insert(named.clone());
         }
     }
 }
@@ -767,12 +829,14 @@ impl State {
                 {
                     let variants: Vec<String> =
                         read.variants.iter().map(|v| v.to_string()).collect();
-                    let e = inside.entry(variants.clone()).or_default();
+                    let e = inside.entry((variants.clone(), None)).or_default();
                     e.variants = variants;
                     e.taken.insert(read.chosen.clone());
                 }
-                for e in inside.values_mut() {
-                    e.take_named_in(&value);
+                for ((_, at), e) in inside.iter_mut() {
+                    if let Some(at) = at {
+                        e.take_named_at(&value, at);
+                    }
                 }
             }
             if search.current.from_sequence && !new_word {
@@ -1106,17 +1170,27 @@ impl State {
         let Some(search) = self.searches.get_mut(&key) else {
             return;
         };
-        for variant in search.current.tree.named_variants(tag_keys) {
-            let e = search
-                .inside
-                .entry(variant.to_string())
-                .or_default()
-                .entry(names.to_vec())
-                .or_default();
-            e.variants = names.to_vec();
-            for accepted in &search.accepted {
-                if accepted.named_variants(tag_keys).contains(&variant) {
-                    e.take_named_in(accepted);
+        // Where the word was put last: the same word elsewhere was refused or ignored before.
+        let tree = &search.current.tree;
+        let recent = search.current.recent.last().cloned().unwrap_or_default();
+        let places: Vec<Vec<Step>> = tree
+            .paths()
+            .iter()
+            .filter(|p| p.starts_with(&recent))
+            .filter(|p| matches!(tree.at(p), Some(Sample::Str(s)) if s == unknown))
+            .filter_map(|p| steps_to(tree, p))
+            .collect();
+        for variant in tree.named_variants(tag_keys) {
+            let inside = search.inside.entry(variant.to_string()).or_default();
+            for at in &places {
+                let e = inside
+                    .entry((names.to_vec(), Some(at.clone())))
+                    .or_default();
+                e.variants = names.to_vec();
+                for accepted in &search.accepted {
+                    if accepted.named_variants(tag_keys).contains(&variant) {
+                        e.take_named_at(accepted, at);
+                    }
                 }
             }
         }
