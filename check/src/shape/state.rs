@@ -127,7 +127,7 @@ pub(super) struct Search {
     pub(super) enums_read: Vec<crate::sample::EnumRead>,
     /// For each variant an accepted value named by its tag: the enums read inside it (by
     /// their variant lists), each with its variants and those an accepted value took.
-    pub(super) inside: BTreeMap<String, BTreeMap<(Vec<String>, Option<Vec<Step>>), EnumInside>>,
+    pub(super) inside: BTreeMap<String, BTreeMap<EnumAt, EnumInside>>,
     /// The structs (by the keys of the map that held them) already handed as sequences.
     pub(super) as_sequence: BTreeSet<Vec<String>>,
     /// The values found with something empty in them, handed again with it holding one.
@@ -148,6 +148,10 @@ pub(super) struct Fill {
     names: Vec<String>,
     resolved: bool,
 }
+
+/// An enum inside a tagged variant's content: its variants, and where a refusal showed it
+/// (none for an enum read from the value handed, whose choice is logged).
+pub(super) type EnumAt = (Vec<String>, Option<Vec<Step>>);
 
 /// An enum read inside a tagged variant's content: its variants, and those taken.
 #[derive(Clone, Debug, Default)]
