@@ -668,4 +668,34 @@ mod tests {
         let values: Vec<String> = words.iter().map(|c| c.tree.to_string()).collect();
         assert_eq!(values, [r#""gzip""#, r#""zstd""#]);
     }
+
+    #[test]
+    fn a_sequence_after_a_tag_is_resized_behind_it() {
+        // An internally tagged variant read as a sequence: the length refused is the
+        // content's, after the tag.
+        let c = Candidate::new(Sample::Array(vec![Sample::Str("Run".into())]));
+        let next = refine(
+            &c,
+            "invalid length 0, expected struct variant Job::Run with 2 elements",
+        );
+        let values: Vec<String> = next.iter().map(|c| c.tree.to_string()).collect();
+        assert_eq!(values, [r#"["Run", nil, nil]"#]);
+        // A sequence of that length that is not after a tag is not taken for one.
+        let plain = Candidate::new(Sample::Array(vec![Sample::Int(1)]));
+        assert!(refine(&plain, "invalid length 0, expected 2 elements").is_empty());
+    }
+
+    #[test]
+    fn an_enum_read_from_the_buffer_is_handed_a_name_and_a_map_of_one() {
+        let c = Candidate::new(Sample::Int(0));
+        let next = refine(&c, "invalid type: integer `0`, expected string or map");
+        let values: Vec<String> = next.iter().map(|c| c.tree.to_string()).collect();
+        assert_eq!(
+            values,
+            [
+                format!("\"{UNKNOWN_NAME}\""),
+                format!("{{\"{UNKNOWN_NAME}\": nil}}")
+            ]
+        );
+    }
 }

@@ -1373,3 +1373,150 @@ impl State {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Branch;
+
+    fn s(text: &str) -> Sample {
+        Sample::Str(text.into())
+    }
+
+    fn tags() -> BTreeSet<String> {
+        BTreeSet::from(["t".to_string()])
+    }
+
+    #[test]
+    fn a_tagged_struct_is_handed_as_its_tag_alone_and_named_by_its_keys_and_tag() {
+        let tagged = Sample::Map(vec![(s("t"), s("Run")), (s("retries"), Sample::Int(0))]);
+        assert_eq!(
+            as_sequence(&tagged, &tags()),
+            Some((
+                vec!["t".to_string(), "retries".to_string(), "Run".to_string()],
+                Sample::Array(vec![s("Run")])
+            ))
+        );
+        let plain = Sample::Map(vec![(s("x"), Sample::F64(0.0)), (s("n"), Sample::Int(0))]);
+        assert_eq!(
+            as_sequence(&plain, &tags()),
+            Some((
+                vec!["x".to_string(), "n".to_string()],
+                Sample::Array(Vec::new())
+            ))
+        );
+        // Not a struct: empty, keyed by a number, or no map at all.
+        assert_eq!(as_sequence(&Sample::Map(Vec::new()), &tags()), None);
+        assert_eq!(
+            as_sequence(&Sample::Map(vec![(Sample::Int(1), Sample::Nil)]), &tags()),
+            None
+        );
+        assert_eq!(as_sequence(&Sample::Array(vec![s("Run")]), &tags()), None);
+    }
+
+    #[test]
+    fn steps_follow_map_entries_by_key_wherever_they_move() {
+        // ["Run", {"x": 0.0, "target": "?"}]: the refused word at item 1, key `target`.
+        let tree = Sample::Array(vec![
+            s("Run"),
+            Sample::Map(vec![(s("x"), Sample::F64(0.0)), (s("target"), s("?"))]),
+        ]);
+        let steps = steps_to(&tree, &[1, 3]).unwrap();
+        assert_eq!(
+            steps,
+            [Step::Item(1), Step::Key("target".into())],
+            "{steps:?}"
+        );
+        // A later value with another entry before it: the same steps reach it.
+        let later = Sample::Array(vec![
+            s("Run"),
+            Sample::Map(vec![
+                (s("unknown"), s("Member")),
+                (s("x"), Sample::F64(0.0)),
+                (s("target"), s("Everyone")),
+            ]),
+        ]);
+        assert_eq!(follow(&later, &steps), Some(&s("Everyone")));
+        assert_eq!(follow(&Sample::Array(vec![s("Run")]), &steps), None);
+        // A word that is a key: the steps end at the map of one entry holding it.
+        let keyed = Sample::Map(vec![(s("?"), Sample::Nil)]);
+        assert_eq!(steps_to(&keyed, &[0]), Some(Vec::new()));
+        // Under a key (not a value), no steps.
+        let under_key = Sample::Map(vec![(Sample::Array(vec![s("?")]), Sample::Nil)]);
+        assert_eq!(steps_to(&under_key, &[0, 0]), None);
+    }
+
+    #[test]
+    fn an_enum_in_content_is_taken_only_by_the_name_where_it_is_read() {
+        let mut inside = EnumInside {
+            variants: vec!["Everyone".into(), "Member".into()],
+            taken: BTreeSet::new(),
+        };
+        let at = [Step::Item(1), Step::Key("target".into())];
+        let value = |target: Sample, other: Sample| {
+            Sample::Array(vec![
+                s("Run"),
+                Sample::Map(vec![(s("other"), other), (s("target"), target)]),
+            ])
+        };
+        // The other variant's name elsewhere in the value takes nothing.
+        inside.take_named_at(&value(s("Everyone"), s("Member")), &at);
+        assert_eq!(inside.taken, BTreeSet::from(["Everyone".to_string()]));
+        // A variant with content: a map keyed by its name.
+        inside.take_named_at(
+            &value(Sample::Map(vec![(s("Member"), s("id"))]), Sample::Nil),
+            &at,
+        );
+        assert_eq!(
+            inside.taken,
+            BTreeSet::from(["Everyone".to_string(), "Member".to_string()])
+        );
+        // A name that is not one of its variants takes nothing.
+        let mut other = EnumInside {
+            variants: vec!["A".into()],
+            taken: BTreeSet::new(),
+        };
+        other.take_named_at(&value(s("B"), s("A")), &at);
+        assert!(other.taken.is_empty());
+    }
+
+    fn branch(refinement: u32, index: u32) -> Branch {
+        Branch {
+            refinement,
+            index,
+            variant: true,
+        }
+    }
+
+    #[test]
+    fn a_fill_is_resolved_by_an_accepted_value_coming_from_it_or_by_its_twin() {
+        let mut search = Search::new(Searching::Any, Sample::Nil, Vec::new());
+        let fill = |lineage: Vec<Branch>, tree: &[u8], names: &[&str]| Fill {
+            lineage,
+            tree: tree.to_vec(),
+            names: names.iter().map(|n| n.to_string()).collect(),
+            resolved: false,
+        };
+        search.fills = vec![
+            fill(vec![branch(0, 0), branch(3, 1)], b"a", &["Run"]),
+            fill(vec![branch(0, 0), branch(3, 2)], b"b", &["Run"]),
+            fill(vec![branch(0, 0), branch(5, 0)], b"b", &["Stop"]),
+        ];
+        assert!(search.unresolved_fill("Run"));
+        assert!(search.unresolved_fill("Stop"));
+        assert!(!search.unresolved_fill("Idle"));
+        // A value two refinements after the first fill: it comes from it.
+        search.resolve_fills(&[branch(0, 0), branch(3, 1), branch(4, 0), branch(6, 2)]);
+        assert!(search.fills[0].resolved && !search.fills[1].resolved);
+        assert!(search.unresolved_fill("Run"));
+        // A value from the third: the second is the same value, filled from elsewhere.
+        search.resolve_fills(&[branch(0, 0), branch(5, 0)]);
+        assert!(!search.unresolved_fill("Run"));
+        assert!(!search.unresolved_fill("Stop"));
+        // A value from before the fills resolves none.
+        let mut fresh = Search::new(Searching::Any, Sample::Nil, Vec::new());
+        fresh.fills = vec![fill(vec![branch(0, 0), branch(3, 1)], b"a", &["Run"])];
+        fresh.resolve_fills(&[branch(0, 0)]);
+        assert!(fresh.unresolved_fill("Run"));
+    }
+}
