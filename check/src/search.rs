@@ -90,19 +90,30 @@ impl Candidate {
     /// Paths of the nodes of `kind`, the most recently changed first, then the rest in
     /// document order.
     fn suspects(&self, kind: Option<Kind>) -> Vec<Vec<usize>> {
-        let mut out: Vec<Vec<usize>> = Vec::new();
         let all = self.tree.paths();
-        let recent = self.recent.iter().rev().flat_map(|p| {
-            // A changed node and what it holds.
-            all.iter().filter(move |q| q.starts_with(p)).rev()
-        });
-        for path in recent.chain(all.iter()) {
+        let mut seen: std::collections::BTreeSet<&[usize]> = std::collections::BTreeSet::new();
+        let mut changed: std::collections::BTreeSet<&[usize]> = std::collections::BTreeSet::new();
+        let recent = self
+            .recent
+            .iter()
+            .rev()
+            .filter(|p| changed.insert(p.as_slice()))
+            .flat_map(|p| {
+                // A changed node and what it holds.
+                all.iter().filter(move |q| q.starts_with(p)).rev()
+            })
+            .collect::<Vec<_>>();
+        let mut out: Vec<Vec<usize>> = Vec::new();
+        for path in recent.into_iter().chain(all.iter()) {
+            if !seen.insert(path.as_slice()) {
+                continue;
+            }
             let fits = match (kind, self.tree.at(path)) {
                 (Some(kind), Some(node)) => node.kind() == kind,
                 (None, Some(_)) => true,
                 (_, None) => false,
             };
-            if fits && !out.contains(path) {
+            if fits {
                 out.push(path.clone());
             }
         }

@@ -380,9 +380,9 @@ fn is_key(sample: &Sample, path: &[usize]) -> bool {
     }
 }
 
-/// A map that may be a struct (every key a str) as the sequence serde also reads a struct
-/// from: empty, or only its tag where its first entry is one (an internally tagged variant,
-/// whose content follows its tag). With the map's keys (and tag), which name the struct.
+/// A map that is an internally tagged variant (its first entry a tag, every key a str) as
+/// the sequence serde also reads it from: its tag alone, the content to follow it. With the
+/// map's keys and tag, which name the variant's struct.
 fn as_sequence(node: &Sample, tag_keys: &BTreeSet<String>) -> Option<(Vec<String>, Sample)> {
     let Sample::Map(entries) = node else {
         return None;
@@ -401,7 +401,10 @@ fn as_sequence(node: &Sample, tag_keys: &BTreeSet<String>) -> Option<(Vec<String
             name.push(tag.clone());
             Some((name, Sample::Array(vec![Sample::Str(tag.clone())])))
         }
-        _ => Some((keys, Sample::Array(Vec::new()))),
+        // A struct that is no tagged variant stays a map: handed as a sequence, each of its
+        // fields is searched again from nothing, which a nesting of fixed-size arrays turns
+        // into a search that nests nils without end.
+        _ => None,
     }
 }
 
@@ -894,6 +897,7 @@ impl State {
                         *c.tree.at_mut(&p)? = one;
                         let mut element = p.clone();
                         element.push(0);
+                        c.recent.retain(|r| !r.starts_with(&p));
                         c.recent.push(element);
                         c.names_variant = true;
                         Some(c)
@@ -926,9 +930,10 @@ impl State {
                     search.fills.extend(fills);
                 }
             }
-            // A struct read from serde's buffer names, as a map, only the fields it must
-            // hold: an `Option` or a `default` field left out is never asked for. Read as a
-            // sequence it asks for each of its fields in turn. Once a struct (by its keys).
+            // An internally tagged variant read from serde's buffer names, as a map, only the
+            // fields it must hold: an `Option` or a `default` field left out is never asked
+            // for. Read as a sequence it asks for each of its fields in turn. Once a variant
+            // (by its keys and tag).
             if explores && !repeat && fill_nils {
                 let sequences: Vec<Candidate> = found
                     .tree
@@ -942,6 +947,7 @@ impl State {
                         }
                         let mut c = found.clone();
                         *c.tree.at_mut(&p)? = sequence;
+                        c.recent.retain(|r| !r.starts_with(&p));
                         c.recent.push(p);
                         c.names_variant = true;
                         c.reshaped = true;
@@ -1388,7 +1394,7 @@ mod tests {
     }
 
     #[test]
-    fn a_tagged_struct_is_handed_as_its_tag_alone_and_named_by_its_keys_and_tag() {
+    fn only_a_tagged_variant_is_handed_as_its_tag_alone_and_named_by_its_keys_and_tag() {
         let tagged = Sample::Map(vec![(s("t"), s("Run")), (s("retries"), Sample::Int(0))]);
         assert_eq!(
             as_sequence(&tagged, &tags()),
@@ -1397,15 +1403,9 @@ mod tests {
                 Sample::Array(vec![s("Run")])
             ))
         );
+        // No tagged variant: a plain struct, empty, keyed by a number, or no map at all.
         let plain = Sample::Map(vec![(s("x"), Sample::F64(0.0)), (s("n"), Sample::Int(0))]);
-        assert_eq!(
-            as_sequence(&plain, &tags()),
-            Some((
-                vec!["x".to_string(), "n".to_string()],
-                Sample::Array(Vec::new())
-            ))
-        );
-        // Not a struct: empty, keyed by a number, or no map at all.
+        assert_eq!(as_sequence(&plain, &tags()), None);
         assert_eq!(as_sequence(&Sample::Map(Vec::new()), &tags()), None);
         assert_eq!(
             as_sequence(&Sample::Map(vec![(Sample::Int(1), Sample::Nil)]), &tags()),
