@@ -121,6 +121,10 @@ impl Candidate {
     }
 }
 
+/// The longest str, byte string or sequence a refusal's length makes the search try: a
+/// length named by a type (a fixed-size array, say) is small; a larger one is a guess.
+const MAX_LENGTH_TRIED: usize = 4096;
+
 /// The values handed first to a place read with `deserialize_any`: one of each kind.
 pub(crate) fn probes() -> Vec<Sample> {
     vec![
@@ -296,7 +300,7 @@ pub(crate) fn refine(refused: &Candidate, message: &str) -> Vec<Candidate> {
                     if n + 1 == len {
                         for n in &lengths {
                             let mut items = vec![tag.clone()];
-                            items.resize(n.min(&4096) + 1, Sample::Nil);
+                            items.resize((*n).min(MAX_LENGTH_TRIED) + 1, Sample::Nil);
                             out.extend(refused.with(&path, Sample::Array(items)));
                         }
                         continue;
@@ -370,9 +374,9 @@ pub(crate) fn from_words(kind: Kind, message: &str) -> Vec<Sample> {
         out.push(match kind {
             Kind::Int | Kind::Nil => Sample::Int(n as i128),
             Kind::Float => Sample::F64(n as f64),
-            Kind::Str => Sample::Str("a".repeat(n.min(4096))),
-            Kind::Bin => Sample::Bin(vec![0; n.min(4096)]),
-            Kind::Array => Sample::Array(vec![Sample::Int(0); n.min(4096)]),
+            Kind::Str => Sample::Str("a".repeat(n.min(MAX_LENGTH_TRIED))),
+            Kind::Bin => Sample::Bin(vec![0; n.min(MAX_LENGTH_TRIED)]),
+            Kind::Array => Sample::Array(vec![Sample::Int(0); n.min(MAX_LENGTH_TRIED)]),
             _ => continue,
         });
     }
@@ -384,7 +388,7 @@ pub(crate) fn from_words(kind: Kind, message: &str) -> Vec<Sample> {
 
 /// A node like `node` of length `n`.
 fn resized(node: &Sample, n: usize) -> Sample {
-    let n = n.min(4096);
+    let n = n.min(MAX_LENGTH_TRIED);
     match node {
         Sample::Array(_) => Sample::Array(vec![Sample::Nil; n]),
         Sample::Map(_) => Sample::Map(
@@ -497,7 +501,11 @@ fn for_expectation(expected: &str) -> Vec<Sample> {
     } else if has("struct") {
         vec![Sample::Map(Vec::new()), Sample::Array(Vec::new())]
     } else if has("sequence") || has("tuple") || has("array") || has("set") || has("vec") {
-        let n = numbers(&e).first().copied().unwrap_or(0).min(4096);
+        let n = numbers(&e)
+            .first()
+            .copied()
+            .unwrap_or(0)
+            .min(MAX_LENGTH_TRIED);
         vec![Sample::Array(vec![Sample::Nil; n])]
     } else if has("bool") {
         vec![Sample::Bool(false)]
