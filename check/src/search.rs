@@ -717,4 +717,14 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_map_wanted_is_handed_an_empty_map_alone() {
+        // serde's `BTreeMap` and `HashMap` say "a map": the smallest map answers, not one
+        // value of every kind.
+        let c = Candidate::new(Sample::Int(0));
+        let next = refine(&c, "invalid type: integer `0`, expected a map");
+        let values: Vec<String> = next.iter().map(|c| c.tree.to_string()).collect();
+        assert_eq!(values, ["{}"]);
+    }
 }
