@@ -1427,6 +1427,11 @@ mod tests {
             [Step::Item(1), Step::Key("target".into())],
             "{steps:?}"
         );
+        // The first entry's value: entry 0, key `x`.
+        assert_eq!(
+            steps_to(&tree, &[1, 1]),
+            Some(vec![Step::Item(1), Step::Key("x".into())])
+        );
         // A later value with another entry before it: the same steps reach it.
         let later = Sample::Array(vec![
             s("Run"),
