@@ -227,7 +227,7 @@ mod typed;
 pub use alloc::CountingAlloc;
 pub use generic::generic;
 pub use ledger::{Ledger, Line, Open};
-pub use payload::Payload;
+pub use payload::{Payload, PayloadBytes};
 pub use report::{human_bytes, Outcome, PlaceReach, Report, Row};
 pub use run::{
     check, Amplification, Check, DEFAULT_AMPLIFICATION, DEFAULT_HEAP_CEILING, DEFAULT_STACK_BYTES,

@@ -18,6 +18,7 @@
 //! ```
 
 use crate::msgpack::{array_header, integer_bytes, map_header, str_bytes};
+use crate::payload::PayloadBytes;
 use crate::sample::{Kind, Sample, Span};
 
 /// The key an unknown map entry is given.
@@ -40,7 +41,7 @@ pub struct Mutant {
     /// What it does, for a person.
     pub what: String,
     /// The whole document with the attack in the node's place.
-    pub bytes: Vec<u8>,
+    pub bytes: PayloadBytes,
     /// Where the attack starts in `bytes`.
     pub offset: usize,
 }
@@ -58,7 +59,9 @@ pub fn mutants(sample: &Sample, depth: usize) -> Vec<Mutant> {
         let node_bytes = &doc[span.start..span.end];
         for (attack, what, hostile) in attacks(node, node_bytes, sample, span, &spans, &doc, depth)
         {
-            let bytes = [&doc[..span.start], &hostile[..], &doc[span.end..]].concat();
+            let bytes = PayloadBytes::from(&doc[..span.start])
+                .then(hostile)
+                .then(&doc[span.end..]);
             out.push(Mutant {
                 place: place.clone(),
                 attack,
@@ -200,10 +203,10 @@ pub(crate) fn claims(claims: &[Claim]) -> Vec<(String, String, Vec<u8>)> {
         .collect()
 }
 
-type Attack = (String, String, Vec<u8>);
+type Attack = (String, String, PayloadBytes);
 
-fn attack(id: &str, what: impl Into<String>, bytes: Vec<u8>) -> Attack {
-    (id.to_string(), what.into(), bytes)
+fn attack(id: &str, what: impl Into<String>, bytes: impl Into<PayloadBytes>) -> Attack {
+    (id.to_string(), what.into(), bytes.into())
 }
 
 fn attacks(
@@ -224,7 +227,11 @@ fn attacks(
         Sample::Ext(_) => &EXT_CLAIMS,
         _ => &[],
     };
-    out.extend(claims(kind_claims));
+    out.extend(
+        claims(kind_claims)
+            .into_iter()
+            .map(|(id, what, header)| (id, what, header.into())),
+    );
     match node {
         Sample::Array(items) => {
             let element = items.first().map_or(vec![0xc0], Sample::to_bytes);
@@ -232,7 +239,7 @@ fn attacks(
                 out.push(attack(
                     "array16-max-with-body",
                     "array 16 of 65535 copies of its first element, all there",
-                    [&[0xdc, 0xff, 0xff][..], &element.repeat(0xffff)].concat(),
+                    PayloadBytes::from(&[0xdc, 0xff, 0xff]).then_repeat(&element, 0xffff),
                 ));
             }
         }
@@ -244,7 +251,7 @@ fn attacks(
                     out.push(attack(
                         "map16-max-with-body",
                         "map 16 of 65535 copies of its first entry, all there",
-                        [&[0xde, 0xff, 0xff][..], &entry.repeat(0xffff)].concat(),
+                        PayloadBytes::from(&[0xde, 0xff, 0xff]).then_repeat(&entry, 0xffff),
                     ));
                 }
                 out.push(attack(
@@ -253,26 +260,28 @@ fn attacks(
                     [map_header(entries.len() + 1), body.to_vec(), entry].concat(),
                 ));
             }
-            let with_unknown = |value: &[u8]| {
-                [
-                    map_header(entries.len() + 1),
-                    body.to_vec(),
-                    str_bytes(UNKNOWN_KEY),
-                    value.to_vec(),
-                ]
-                .concat()
+            let with_unknown = |value: PayloadBytes| {
+                PayloadBytes::from(
+                    [
+                        map_header(entries.len() + 1),
+                        body.to_vec(),
+                        str_bytes(UNKNOWN_KEY),
+                    ]
+                    .concat(),
+                )
+                .then(value)
             };
             let deep = depth.min(MAX_NESTED_BYTES);
             out.push(attack(
                 "unknown-key-nested",
                 format!("an unknown key holding {deep} nested arrays"),
-                with_unknown(&[vec![0x91; deep], vec![0xc0]].concat()),
+                with_unknown(PayloadBytes::repeat(&[0x91], deep).then(&[0xc0])),
             ));
             out.push(attack(
                 "unknown-key-claims",
                 "an unknown key holding 200 nested array 32 headers each claiming 4294967295 \
                  elements",
-                with_unknown(&[0xdd, 0xff, 0xff, 0xff, 0xff].repeat(200)),
+                with_unknown([0xdd, 0xff, 0xff, 0xff, 0xff].repeat(200).into()),
             ));
         }
         Sample::Str(_) => {
@@ -388,11 +397,9 @@ fn nested(
         .div_ceil(containers)
         .min(MAX_NESTED_BYTES / step)
         .max(1);
-    // `repeat` copies in doubling blocks, not a call for each repetition of a few bytes.
-    let mut bytes = prefix.repeat(n);
-    bytes.reserve(middle.len() + suffix.len() * n);
-    bytes.extend_from_slice(middle);
-    bytes.extend_from_slice(&suffix.repeat(n));
+    let bytes = PayloadBytes::repeat(prefix, n)
+        .then(middle)
+        .then_repeat(suffix, n);
     Some(attack(
         "nested",
         format!("nested {} containers deep, {how}", n * containers),

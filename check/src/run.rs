@@ -308,7 +308,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         match read_payloads(path.as_ref()) {
             Ok(files) => self
                 .samples
-                .extend(files.into_iter().map(|p| (p.id, p.bytes))),
+                .extend(files.into_iter().map(|p| (p.id, p.bytes.into_vec()))),
             Err(e) => self.sample_errors.push(e),
         }
         self
@@ -1119,7 +1119,7 @@ fn child_role() -> Option<ChildRole> {
 fn write_payloads(out: &mut impl std::io::Write, payloads: &[Payload]) -> std::io::Result<()> {
     for payload in payloads {
         out.write_all(&(payload.bytes.len() as u64).to_le_bytes())?;
-        out.write_all(&payload.bytes)?;
+        payload.bytes.write_to(out)?;
     }
     out.flush()
 }

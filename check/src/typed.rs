@@ -12,7 +12,7 @@ use crate::msgpack::{array_header, int_bytes, map_header, str_bytes, uint_bytes}
 use crate::mutate::{
     claims, mutants, ARRAY_CLAIMS, BIN_CLAIMS, EXT_CLAIMS, MAP_CLAIMS, STR_CLAIMS,
 };
-use crate::payload::Payload;
+use crate::payload::{Payload, PayloadBytes};
 use crate::sample::Sample;
 use crate::shape::{trace, trace_with, Container, Shape, TraceError, Traced, Unseen, Variant};
 
@@ -157,7 +157,7 @@ pub fn write_seeds<T: Deserialize<'static>>(
     std::fs::create_dir_all(dir)?;
     let seeds = seeds_for::<T>();
     for seed in &seeds {
-        std::fs::write(dir.join(seed.file_name()), &seed.bytes)?;
+        seed.bytes.write_file(dir.join(seed.file_name()))?;
     }
     Ok(seeds.len())
 }
@@ -178,7 +178,7 @@ pub fn write_sample_seeds(
     std::fs::create_dir_all(dir)?;
     let mut written = 0;
     for seed in seeds.iter().filter(|s| s.bytes.len() <= MAX_SEED_BYTES) {
-        std::fs::write(dir.join(seed.file_name()), &seed.bytes)?;
+        seed.bytes.write_file(dir.join(seed.file_name()))?;
         written += 1;
     }
     Ok(written)
@@ -248,21 +248,22 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
     let mut keys: PlaceKeys = BTreeMap::new();
     // A valid document reaching a place: decoded, it shows the decoder gets there. Places
     // that share one share its payload.
-    let add_control = |controls: &mut Vec<Payload>, place: String, bytes: Vec<u8>| match controls
-        .iter()
-        .position(|c: &Payload| c.bytes == bytes)
-    {
-        Some(known) => controls[known].reaches.push(place),
-        None => {
-            let mut valid = Payload::new(
-                format!("{place}.valid"),
-                format!("{place}: a valid document reaching it"),
-                bytes,
-            );
-            valid.reaches.push(place);
-            controls.push(valid);
-        }
-    };
+    let add_control =
+        |controls: &mut Vec<Payload>, place: String, bytes: PayloadBytes| match controls
+            .iter()
+            .position(|c: &Payload| c.bytes == bytes)
+        {
+            Some(known) => controls[known].reaches.push(place),
+            None => {
+                let mut valid = Payload::new(
+                    format!("{place}.valid"),
+                    format!("{place}: a valid document reaching it"),
+                    bytes,
+                );
+                valid.reaches.push(place);
+                controls.push(valid);
+            }
+        };
     for place in &places {
         if !names.contains(&name(place)) {
             names.push(name(place));
@@ -276,14 +277,16 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
             {
                 if let Some((variant, Some(content))) = variants.get(v) {
                     let written = writer.variant(variants, v, None, &mut Vec::new());
-                    let (control, _) = writer.with_hole(&traced.root, &place.steps, &written);
+                    let (control, _) = writer.with_hole(&traced.root, &place.steps, written);
                     add_control(&mut controls, name(place), control);
                     // A struct variant gets a struct's attacks, written as the variant.
                     if let Variant::Struct(fields) = content {
                         for (id, what, bytes) in writer.struct_attacks(enum_name, fields, depth) {
-                            let as_variant = [&[0x81][..], &str_bytes(variant), &bytes].concat();
+                            let as_variant =
+                                PayloadBytes::from([&[0x81][..], &str_bytes(variant)].concat())
+                                    .then(bytes);
                             let (bytes, offset) =
-                                writer.with_hole(&traced.root, &place.steps, &as_variant);
+                                writer.with_hole(&traced.root, &place.steps, as_variant);
                             out.push(
                                 Payload::new(
                                     format!("{}.{id}", name(place)),
@@ -298,7 +301,7 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
             }
             continue;
         }
-        let at = |id: &str, what: String, hostile: &[u8]| {
+        let at = |id: &str, what: String, hostile: PayloadBytes| {
             let (bytes, offset) = writer.with_hole(&traced.root, &place.steps, hostile);
             Payload::new(
                 format!("{}.{id}", name(place)),
@@ -310,24 +313,24 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
         let (control, _) = writer.with_hole(
             &traced.root,
             &place.steps,
-            &writer.minimal(&place.shape, &mut Vec::new()),
+            writer.minimal(&place.shape, &mut Vec::new()),
         );
         add_control(&mut controls, name(place), control);
         match writer.resolve(&place.shape) {
             Resolved::Shape(Shape::Seq(element)) => {
                 for (id, what, header) in claims(&ARRAY_CLAIMS) {
-                    out.push(at(&id, what, &header));
+                    out.push(at(&id, what, header.into()));
                 }
                 let element = writer.minimal(element, &mut Vec::new());
                 out.push(at(
                     "array16-max-with-body",
                     "array 16 of 65535 elements, all there".into(),
-                    &[&[0xdc, 0xff, 0xff][..], &element.repeat(0xffff)].concat(),
+                    PayloadBytes::from(&[0xdc, 0xff, 0xff]).then_repeat(&element, 0xffff),
                 ));
             }
             Resolved::Shape(Shape::Map { key, value }) => {
                 for (id, what, header) in claims(&MAP_CLAIMS) {
-                    out.push(at(&id, what, &header));
+                    out.push(at(&id, what, header.into()));
                 }
                 let key = writer.minimal(key, &mut Vec::new());
                 let value = writer.minimal(value, &mut Vec::new());
@@ -335,37 +338,37 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
                 out.push(at(
                     "map16-max-with-body",
                     "map 16 of 65535 entries, all there (every key the same)".into(),
-                    &[&[0xde, 0xff, 0xff][..], &entry.repeat(0xffff)].concat(),
+                    PayloadBytes::from(&[0xde, 0xff, 0xff]).then_repeat(&entry, 0xffff),
                 ));
                 out.push(at(
                     "duplicate-key",
                     "a map holding the same key twice".into(),
-                    &[&[0x82][..], &entry, &entry].concat(),
+                    [&[0x82][..], &entry, &entry].concat().into(),
                 ));
             }
             Resolved::Shape(Shape::Str) | Resolved::Shape(Shape::Char) => {
                 for (id, what, header) in claims(&STR_CLAIMS) {
-                    out.push(at(&id, what, &header));
+                    out.push(at(&id, what, header.into()));
                 }
                 out.push(at(
                     "str16-max-with-body",
                     "str 16 of 65535 bytes, all there".into(),
-                    &[&[0xda, 0xff, 0xff][..], &[b'a'; 0xffff]].concat(),
+                    PayloadBytes::from(&[0xda, 0xff, 0xff]).then_repeat(b"a", 0xffff),
                 ));
             }
             Resolved::Shape(Shape::Bytes) => {
                 for (id, what, header) in claims(&BIN_CLAIMS) {
-                    out.push(at(&id, what, &header));
+                    out.push(at(&id, what, header.into()));
                 }
                 out.push(at(
                     "bin16-max-with-body",
                     "bin 16 of 65535 bytes, all there".into(),
-                    &[&[0xc5, 0xff, 0xff][..], &[0u8; 0xffff]].concat(),
+                    PayloadBytes::from(&[0xc5, 0xff, 0xff]).then_repeat(&[0], 0xffff),
                 ));
             }
             Resolved::Shape(Shape::Opaque) => {
                 for p in generic_bombs() {
-                    out.push(at(&p.id, p.what, &p.bytes));
+                    out.push(at(&p.id, p.what, p.bytes));
                 }
             }
             Resolved::Shape(Shape::Sampled(samples)) => {
@@ -373,7 +376,7 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
                 // generic bombs in its place.
                 for (k, sample) in samples.iter().enumerate() {
                     let (with_sample, offset) =
-                        writer.with_hole(&traced.root, &place.steps, &sample.to_bytes());
+                        writer.with_hole(&traced.root, &place.steps, sample.to_bytes());
                     let sample_name = format!("{}@{k}", name(place));
                     // Each node of the sample is a place of its own; the valid document
                     // holding the sample reaches them all.
@@ -414,7 +417,7 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
                         }
                     }
                     for m in mutants(sample, depth) {
-                        let (bytes, hole) = writer.with_hole(&traced.root, &place.steps, &m.bytes);
+                        let (bytes, hole) = writer.with_hole(&traced.root, &place.steps, m.bytes);
                         debug_assert_eq!(hole, offset);
                         out.push(
                             Payload::new(
@@ -437,7 +440,7 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
                     || kinds.len() > 1;
                 if any {
                     for p in generic_bombs() {
-                        out.push(at(&p.id, p.what, &p.bytes));
+                        out.push(at(&p.id, p.what, p.bytes));
                     }
                 }
             }
@@ -445,29 +448,29 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
                 // A count or a size read from the input: its largest value (and, signed, its
                 // smallest), which a type may trust to size an allocation.
                 for (id, what, bytes) in int_extremes(*signed, *bits) {
-                    out.push(at(id, what, &bytes));
+                    out.push(at(id, what, bytes.into()));
                 }
             }
             Resolved::Container(name, Container::Struct(fields)) => {
                 for (id, what, bytes) in writer.struct_attacks(name, fields, depth) {
-                    out.push(at(id, what, &bytes));
+                    out.push(at(id, what, bytes));
                 }
             }
             Resolved::Container(name, Container::Newtype(_)) if name == EXT_STRUCT_NAME => {
                 for (id, what, header) in claims(&EXT_CLAIMS) {
-                    out.push(at(&id, what, &header));
+                    out.push(at(&id, what, header.into()));
                 }
             }
             Resolved::Container(_, Container::Enum(_)) => {
                 out.push(at(
                     "unknown-variant-index",
                     "an enum variant index no variant has (4294967295)".into(),
-                    &[0x81, 0xce, 0xff, 0xff, 0xff, 0xff, 0xc0],
+                    PayloadBytes::from(&[0x81, 0xce, 0xff, 0xff, 0xff, 0xff, 0xc0]),
                 ));
                 out.push(at(
                     "unknown-variant-name",
                     "an enum variant name no variant has".into(),
-                    &str_bytes(UNKNOWN),
+                    str_bytes(UNKNOWN).into(),
                 ));
             }
             _ => {}
@@ -480,7 +483,7 @@ fn shaped_with_places(traced: &Traced, depth: usize) -> (Vec<Payload>, Vec<Strin
                     hostile.0,
                     place.shape.describe()
                 ),
-                &hostile.1,
+                hostile.1.into(),
             ));
         }
         if let Some((ancestor_steps, inner_steps)) = &place.recursion {
@@ -960,7 +963,7 @@ impl<'a> Writer<'a> {
         name: &str,
         fields: &[(String, Shape)],
         depth: usize,
-    ) -> Vec<(&'static str, String, Vec<u8>)> {
+    ) -> Vec<(&'static str, String, PayloadBytes)> {
         let open = || vec![name.to_string()];
         let known: Vec<u8> = fields
             .iter()
@@ -968,16 +971,18 @@ impl<'a> Writer<'a> {
                 [str_bytes(field), self.minimal(shape, &mut open())].concat()
             })
             .collect();
-        let with_unknown = |hostile: &[u8]| {
-            [
-                map_header(fields.len() + 1),
-                known.clone(),
-                str_bytes(UNKNOWN),
-                hostile.to_vec(),
-            ]
-            .concat()
+        let with_unknown = |hostile: PayloadBytes| {
+            PayloadBytes::from(
+                [
+                    map_header(fields.len() + 1),
+                    known.clone(),
+                    str_bytes(UNKNOWN),
+                ]
+                .concat(),
+            )
+            .then(hostile)
         };
-        let deep = [vec![0x91; depth], vec![0xc0]].concat();
+        let deep = PayloadBytes::repeat(&[0x91], depth).then(&[0xc0]);
         let mut out = vec![
             (
                 "unknown-field-nested",
@@ -985,14 +990,14 @@ impl<'a> Writer<'a> {
                     "read as a map, an unknown field holding {} nested arrays",
                     thousands(depth)
                 ),
-                with_unknown(&deep),
+                with_unknown(deep),
             ),
             (
                 "unknown-field-claims",
                 "read as a map, an unknown field holding 200 nested array 32 headers each \
                  claiming 4294967295 elements"
                     .into(),
-                with_unknown(&[0xdd, 0xff, 0xff, 0xff, 0xff].repeat(200)),
+                with_unknown([0xdd, 0xff, 0xff, 0xff, 0xff].repeat(200).into()),
             ),
         ];
         if let Some((first, shape)) = fields.first() {
@@ -1000,7 +1005,9 @@ impl<'a> Writer<'a> {
             out.push((
                 "duplicate-field",
                 format!("read as a map, the field {first} twice"),
-                [map_header(fields.len() + 1), known.clone(), field].concat(),
+                [map_header(fields.len() + 1), known.clone(), field]
+                    .concat()
+                    .into(),
             ));
         }
         out
@@ -1101,10 +1108,15 @@ impl<'a> Writer<'a> {
 
     /// The smallest document that reaches the place at `steps` from `shape`, with `hole`
     /// written there.
-    fn with_hole(&self, shape: &Shape, steps: &[Step], hole: &[u8]) -> (Vec<u8>, usize) {
+    fn with_hole(
+        &self,
+        shape: &Shape,
+        steps: &[Step],
+        hole: impl Into<PayloadBytes>,
+    ) -> (PayloadBytes, usize) {
         let (before, after) = self.around(shape, steps, &mut Vec::new());
         let offset = before.len();
-        ([before, hole.to_vec(), after].concat(), offset)
+        (PayloadBytes::from(before).then(hole).then(after), offset)
     }
 
     /// What comes before and after the place at `steps` in the smallest document reaching it.
@@ -1207,26 +1219,15 @@ impl<'a> Writer<'a> {
         inner: &[Step],
         shape: &Shape,
         depth: usize,
-    ) -> Vec<u8> {
+    ) -> PayloadBytes {
         let (outer_before, outer_after) = self.around(root, ancestor, &mut Vec::new());
         let (before, after) = self.around(shape, inner, &mut Vec::new());
         let end = self.minimal(shape, &mut Vec::new());
-        let mut out = Vec::with_capacity(
-            outer_before.len()
-                + (before.len() + after.len()) * depth
-                + end.len()
-                + outer_after.len(),
-        );
-        out.extend(&outer_before);
-        for _ in 0..depth {
-            out.extend(&before);
-        }
-        out.extend(&end);
-        for _ in 0..depth {
-            out.extend(&after);
-        }
-        out.extend(&outer_after);
-        out
+        PayloadBytes::from(outer_before)
+            .then_repeat(&before, depth)
+            .then(end)
+            .then_repeat(&after, depth)
+            .then(outer_after)
     }
 
     /// A document with every option, sequence and map filled once (one element, one entry),

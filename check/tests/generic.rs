@@ -19,7 +19,7 @@ fn generic_payloads_are_the_committed_seeds_byte_for_byte() {
         .collect();
     let generated: BTreeMap<String, Vec<u8>> = hardpack_check::generic()
         .into_iter()
-        .map(|p| (p.id, p.bytes))
+        .map(|p| (p.id, p.bytes.into_vec()))
         .collect();
     assert_eq!(
         generated.keys().collect::<Vec<_>>(),

@@ -140,7 +140,7 @@ fn valid_documents_decode<T: Deserialize<'static>>() -> Vec<Payload> {
         .collect();
     assert!(!valid.is_empty());
     for p in &valid {
-        let bytes: &'static [u8] = Box::leak(p.bytes.clone().into_boxed_slice());
+        let bytes: &'static [u8] = Box::leak(p.bytes.clone().into_vec().into_boxed_slice());
         if let Err(e) = hardpack::from_slice::<T>(bytes) {
             panic!("{p:?}: hardpack: {e}");
         }

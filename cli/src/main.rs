@@ -803,7 +803,9 @@ fn run_payloads(write: Option<&std::path::Path>, json: bool) -> Result<ExitCode,
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         for p in &payloads {
             let path = dir.join(&p.id);
-            std::fs::write(&path, &p.bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            p.bytes
+                .write_file(&path)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
         }
         eprintln!(
             "hardpack payloads: {} written to {}",
@@ -863,7 +865,9 @@ fn run_mutate(
         for p in &payloads {
             if let Some(dir) = &dir {
                 let path = dir.join(p.file_name());
-                std::fs::write(&path, &p.bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+                p.bytes
+                    .write_file(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
             }
             if json {
                 list.push(serde_json::json!({
