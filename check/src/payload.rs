@@ -175,6 +175,14 @@ impl PayloadBytes {
         out
     }
 
+    /// The pieces in order, each as a unit and how many times it is repeated.
+    pub(crate) fn pieces(&self) -> impl Iterator<Item = (&[u8], usize)> {
+        self.pieces.iter().map(|piece| match piece {
+            Piece::Bytes(bytes) => (&bytes[..], 1),
+            Piece::Repeat { unit, times } => (&unit[..], *times),
+        })
+    }
+
     /// Writes the bytes to `out` piece by piece.
     pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         if let Some(whole) = self.whole.get() {

@@ -1113,13 +1113,19 @@ fn child_role() -> Option<ChildRole> {
     })
 }
 
-/// Writes `payloads` as a child reads them: each as its length (8 bytes, little-endian) and
-/// its bytes. Through a pipe, not a file: a type's attacks with their bodies can come to a
-/// gigabyte, which the parent holds already and a disk may not have free.
+/// Writes `payloads` as a child reads them: each as its length and its pieces, a piece as
+/// the length of its unit, how many times the unit is repeated, and the unit (every number 8
+/// bytes, little-endian); the child builds the whole. Through a pipe, not a file: a type's
+/// attacks with their bodies can come to gigabytes, which a disk may not have free. A bomb of
+/// 16 MiB crosses it as a few bytes and a count.
 fn write_payloads(out: &mut impl std::io::Write, payloads: &[Payload]) -> std::io::Result<()> {
     for payload in payloads {
         out.write_all(&(payload.bytes.len() as u64).to_le_bytes())?;
-        payload.bytes.write_to(out)?;
+        for (unit, times) in payload.bytes.pieces() {
+            out.write_all(&(unit.len() as u64).to_le_bytes())?;
+            out.write_all(&(times as u64).to_le_bytes())?;
+            out.write_all(unit)?;
+        }
     }
     out.flush()
 }
@@ -1131,36 +1137,60 @@ const MAX_RESERVED_PAYLOAD: usize = 64 << 20;
 struct PayloadReader<R>(R);
 
 impl<R: Read> PayloadReader<R> {
-    /// The next payload's length; `None` at the end of the file.
-    fn length(&mut self) -> Result<Option<u64>, String> {
-        let mut length = [0u8; 8];
-        match self.0.read_exact(&mut length) {
-            Ok(()) => Ok(Some(u64::from_le_bytes(length))),
+    /// The next number; `None` at the end of the input.
+    fn number(&mut self) -> Result<Option<u64>, String> {
+        let mut number = [0u8; 8];
+        match self.0.read_exact(&mut number) {
+            Ok(()) => Ok(Some(u64::from_le_bytes(number))),
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
             Err(e) => Err(e.to_string()),
         }
     }
 
-    /// The next payload; `None` after the last.
+    /// The next payload, built whole from its pieces; `None` after the last.
     fn next(&mut self) -> Result<Option<Vec<u8>>, String> {
-        let Some(length) = self.length()? else {
+        let Some(length) = self.number()? else {
             return Ok(None);
         };
-        // Room for the whole payload up to a cap, so that the read fills one buffer and
-        // does not grow it by copies; only what the pipe holds is read, so a damaged length
-        // reserves no more than the cap.
+        let cut_short =
+            |got: usize| format!("a payload of {length} bytes is cut short after {got}");
+        // Room for the whole payload up to a cap, so that it is built in one buffer and not
+        // grown by copies; a damaged length reserves no more than the cap.
         let room =
             usize::try_from(length).map_or(MAX_RESERVED_PAYLOAD, |n| n.min(MAX_RESERVED_PAYLOAD));
         let mut bytes = Vec::with_capacity(room);
-        (&mut self.0)
-            .take(length)
-            .read_to_end(&mut bytes)
-            .map_err(|e| e.to_string())?;
-        if bytes.len() as u64 != length {
-            return Err(format!(
-                "a payload of {length} bytes is cut short after {}",
-                bytes.len()
-            ));
+        while (bytes.len() as u64) < length {
+            let left = length - bytes.len() as u64;
+            let (Some(unit), Some(times)) = (self.number()?, self.number()?) else {
+                return Err(cut_short(bytes.len()));
+            };
+            if unit.checked_mul(times).is_none_or(|n| n > left) {
+                return Err(format!(
+                    "a payload of {length} bytes has a piece of {unit} bytes {times} times \
+                     after {}",
+                    bytes.len()
+                ));
+            }
+            if times == 0 {
+                continue;
+            }
+            let start = bytes.len();
+            (&mut self.0)
+                .take(unit)
+                .read_to_end(&mut bytes)
+                .map_err(|e| e.to_string())?;
+            if (bytes.len() - start) as u64 != unit {
+                return Err(cut_short(bytes.len()));
+            }
+            // The unit's copies, doubling: a few copies of long runs, not one of each unit.
+            let unit = bytes.len() - start;
+            let times = times as usize;
+            let mut copies = 1;
+            while copies < times {
+                let more = copies.min(times - copies);
+                bytes.extend_from_within(start..start + more * unit);
+                copies += more;
+            }
         }
         Ok(Some(bytes))
     }
@@ -1275,9 +1305,32 @@ mod tests {
     }
 
     #[test]
+    fn a_repeated_piece_is_built_whole() {
+        let bomb = crate::PayloadBytes::from(vec![0x81, 0xa1, b'k'])
+            .then_repeat(&[0x91, 0x92], 100_000)
+            .then(&[0xc0])
+            .then_repeat(&[0xc0], 99_999);
+        let payloads = [Payload::new("bomb", "", bomb.clone())];
+        let mut written = Vec::new();
+        write_payloads(&mut written, &payloads).unwrap();
+        assert!(written.len() < 100, "{} bytes written", written.len());
+        let mut all = PayloadReader(&written[..]);
+        assert_eq!(all.next().unwrap().unwrap(), bomb.into_vec());
+        assert_eq!(all.next(), Ok(None));
+    }
+
+    #[test]
     fn a_damaged_length_is_an_error() {
+        // A length with no pieces after it, then one whose piece claims more than it.
         let bytes = [&u64::MAX.to_le_bytes()[..], b"abc"].concat();
         let err = PayloadReader(&bytes[..]).next().unwrap_err();
-        assert!(err.contains("cut short after 3"), "{err}");
+        assert!(err.contains("cut short after 0"), "{err}");
+        let bytes = [5u64, 2, 3]
+            .iter()
+            .flat_map(|n| n.to_le_bytes())
+            .chain(*b"ab")
+            .collect::<Vec<u8>>();
+        let err = PayloadReader(&bytes[..]).next().unwrap_err();
+        assert!(err.contains("a piece of 2 bytes 3 times after 0"), "{err}");
     }
 }
