@@ -383,6 +383,90 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
 
     /// Runs every payload, each in a guarded child process, and reports what each did.
     pub fn run(self) -> Report {
+        let Check {
+            type_name,
+            decoder_name,
+            decode,
+            limits,
+            round_trip,
+            sweep,
+            source,
+            samples,
+            sample_errors,
+            stack_bytes,
+            heap_ceiling,
+            time_limit,
+            jobs,
+            amplification,
+            of: _,
+        } = self;
+        Checking {
+            type_name,
+            decoder_name,
+            decode,
+            limits,
+            round_trips: round_trip.is_some(),
+            sweep,
+            source,
+            samples,
+            sample_errors,
+            stack_bytes,
+            heap_ceiling,
+            time_limit,
+            jobs,
+            amplification,
+            for_type: ForType {
+                trace: |samples| {
+                    let _ = crate::shape::trace_with::<T>(samples);
+                },
+                generate: generate::<T>,
+                passage: crate::shape::passage::<T>,
+                decoder: Box::new(move |limits| hardpack_decoder::<T>(limits, round_trip)),
+            },
+        }
+        .run()
+    }
+}
+
+/// What a check does with its type, as functions: everything else a check does is the same
+/// code for every type, compiled once, not once for each type checked.
+struct ForType {
+    /// Traces the type (in the trace child, which only has to get through it alive).
+    trace: fn(&[crate::sample::Sample]),
+    /// The payloads, from the trace with these samples' values, nested this deep.
+    generate: fn(&[crate::sample::Sample], usize) -> Generated,
+    /// The ledger's keys and the tags a document passes through.
+    passage: PassageFn,
+    /// hardpack's decoder under these limits (for a sweep's step), with the check's round trip.
+    decoder: Box<dyn Fn(Limits) -> DecodeFn<'static> + Sync>,
+}
+
+/// [`crate::shape::passage`] for one type.
+type PassageFn =
+    fn(&crate::sample::Sample, &crate::shape::Names) -> Result<(Vec<String>, Vec<String>), String>;
+
+/// A check being run: [`Check`]'s settings, the type's part as [`ForType`].
+struct Checking<'a> {
+    type_name: &'static str,
+    decoder_name: String,
+    decode: DecodeFn<'a>,
+    limits: Option<Limits>,
+    round_trips: bool,
+    sweep: Option<(Limit, Vec<usize>)>,
+    source: Source,
+    samples: Vec<(String, Vec<u8>)>,
+    sample_errors: Vec<String>,
+    stack_bytes: usize,
+    heap_ceiling: usize,
+    time_limit: Duration,
+    jobs: usize,
+    amplification: Amplification,
+    for_type: ForType,
+}
+
+impl Checking<'_> {
+    /// [`Check::run`].
+    fn run(self) -> Report {
         let ordinal = CHECKS_RUN.with(|c| {
             let n = c.get();
             c.set(n + 1);
@@ -392,9 +476,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             if traced == ordinal {
                 // Only the trace runs the type's `Deserialize`; the payloads are the parent's.
                 let fill = std::env::var_os(TRACE_PLAIN_ENV).is_none();
-                let _ = crate::shape::filling_nils(fill, || {
-                    crate::shape::trace_with::<T>(&self.sample_values())
-                });
+                crate::shape::filling_nils(fill, || (self.for_type.trace)(&self.sample_values()));
                 child_says("traced");
             } else {
                 child_says("more-than-one-check");
@@ -516,7 +598,9 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     /// The payloads to run and what the trace saw; the samples' values help the trace.
     fn load(&self) -> Generated {
         match &self.source {
-            Source::Generated => generate::<T>(&self.sample_values(), self.recursion_depth()),
+            Source::Generated => {
+                (self.for_type.generate)(&self.sample_values(), self.recursion_depth())
+            }
             Source::Files(path) => {
                 let (payloads, error) = match read_payloads(path) {
                     Ok(payloads) => (payloads, None),
@@ -546,10 +630,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         let decode = match (&self.sweep, &self.limits) {
             (None, _) => &self.decode,
             (Some((limit, values)), Some(limits)) if role.step < values.len() => {
-                swept = hardpack_decoder::<T>(
-                    limits.clone().with(*limit, values[role.step]),
-                    self.round_trip,
-                );
+                swept = (self.for_type.decoder)(limits.clone().with(*limit, values[role.step]));
                 &swept
             }
             (Some(_), _) => {
@@ -697,11 +778,11 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             Some((_, values)) => values.iter().copied().map(Some).collect(),
         };
         let mut rows: Vec<Option<Row>> = vec![None; payloads.len() * steps.len()];
-        let mut failure = match (&self.sweep, &self.round_trip, &self.limits) {
+        let mut failure = match (&self.sweep, self.round_trips, &self.limits) {
             (Some(_), _, None) => Some(
                 "a limit sweep needs hardpack as the decoder: only its limits can be swept".into(),
             ),
-            (_, Some(_), None) => Some(
+            (_, true, None) => Some(
                 "a round trip needs hardpack as the decoder: it encodes and decodes with hardpack"
                     .into(),
             ),
@@ -737,7 +818,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
                 return None;
             }
             let sample = crate::sample::Sample::parse(bytes).ok()?;
-            let (keys, tags) = crate::shape::passage::<T>(&sample, &names).ok()?;
+            let (keys, tags) = (self.for_type.passage)(&sample, &names).ok()?;
             Some(keys.into_iter().chain(tags).collect())
         };
         let ledger = match self.source {
@@ -798,7 +879,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
             let Ok(sample) = crate::sample::Sample::parse(&payload.bytes) else {
                 continue;
             };
-            match crate::shape::passage::<T>(&sample, names) {
+            match (self.for_type.passage)(&sample, names) {
                 Ok((keys, tags)) => out.push(Passage {
                     sample: given.clone().unwrap_or_else(|| payload.id.clone()),
                     given: given.is_some(),

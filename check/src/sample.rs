@@ -420,6 +420,13 @@ impl<'a, E> SampleDeserializer<'a, E> {
     }
 }
 
+/// The refusal of a container a visitor left `left` of its `total` items (`what`) unread, as
+/// a decoder of the bytes refuses it. Not in `deserialize_any`: that is compiled once for
+/// each visitor.
+fn unread<E: de::Error>(total: usize, left: usize, what: &str) -> E {
+    E::invalid_length(total, &format!("{} {what}", total - left).as_str())
+}
+
 impl<E: de::Error> de::Deserializer<'static> for SampleDeserializer<'_, E> {
     type Error = E;
 
@@ -449,10 +456,7 @@ impl<E: de::Error> de::Deserializer<'static> for SampleDeserializer<'_, E> {
                 let value = visitor.visit_seq(&mut seq)?;
                 match seq.items.len() {
                     0 => Ok(value),
-                    left => Err(E::invalid_length(
-                        items.len(),
-                        &format!("{} elements", items.len() - left).as_str(),
-                    )),
+                    left => Err(unread(items.len(), left, "elements")),
                 }
             }
             Sample::Map(entries) => {
@@ -464,10 +468,7 @@ impl<E: de::Error> de::Deserializer<'static> for SampleDeserializer<'_, E> {
                 let value = visitor.visit_map(&mut map)?;
                 match map.entries.len() {
                     0 => Ok(value),
-                    left => Err(E::invalid_length(
-                        entries.len(),
-                        &format!("{} entries", entries.len() - left).as_str(),
-                    )),
+                    left => Err(unread(entries.len(), left, "entries")),
                 }
             }
         }

@@ -303,8 +303,17 @@ pub fn trace<T: Deserialize<'static>>() -> Result<Traced, TraceError> {
 /// refused: a leaf that a hand-written `Deserialize` validates (a range syntax, a version)
 /// is handed the samples' values of its kind first, so a variant holding it is built.
 pub fn trace_with<T: Deserialize<'static>>(samples: &[Sample]) -> Result<Traced, TraceError> {
-    trace_naming::<T>(samples, None)
+    trace_naming(
+        std::any::type_name::<T>(),
+        &mut |state, shape| deserialize::<T>(state, shape).map(|_| ()),
+        samples,
+        None,
+    )
 }
+
+/// One run of a type's `Deserialize` on the tracer: the one part of a trace that is the
+/// type's, so that the rest is compiled once, not once for each type traced.
+type RunOnce<'a> = dyn FnMut(&mut State, &mut ShapeOf) -> Result<(), TraceFailure> + 'a;
 
 thread_local! {
     /// Whether the search hands a value where a value it accepted holds nil (an `Option`
@@ -329,11 +338,12 @@ pub(crate) fn fills_nils() -> bool {
 /// [`trace_with`], naming the fields of each struct with aliases by what each listed name
 /// reads: as `aliases` says, or (`None`) as the trace learns from the struct itself, tracing
 /// again with what it learnt.
-fn trace_naming<T: Deserialize<'static>>(
+fn trace_naming(
+    type_name: &'static str,
+    run_once: &mut RunOnce<'_>,
     samples: &[Sample],
     aliases: Option<Aliases>,
 ) -> Result<Traced, TraceError> {
-    let type_name = std::any::type_name::<T>();
     let learning = aliases.is_none();
     let mut state = State {
         aliases: aliases.unwrap_or_default(),
@@ -360,7 +370,7 @@ fn trace_naming<T: Deserialize<'static>>(
         // A Deserialize that panics on a value (an `unimplemented!` branch) is a finding, not
         // the end of the trace: the value is kept to be written as a payload.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            deserialize::<T>(&mut state, &mut shape)
+            run_once(&mut state, &mut shape)
         }))
         .unwrap_or_else(|panic| {
             let message = panic
@@ -415,7 +425,7 @@ fn trace_naming<T: Deserialize<'static>>(
             state.exploring = unsure[listed].within.clone();
             state.question = Some((listed, question));
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                deserialize::<T>(&mut state, &mut ShapeOf::default()).map(|_| ())
+                run_once(&mut state, &mut ShapeOf::default())
             }));
             state.question = None;
             // The places a question emptied (to hand the struct the smallest value of each
@@ -427,7 +437,7 @@ fn trace_naming<T: Deserialize<'static>>(
             // Traced again, every request named by the field it reads, and nothing of the
             // trace left as the questions' runs left it (where a search stood, what they
             // read).
-            return trace_naming::<T>(samples, Some(learnt)).map(|mut traced| {
+            return trace_naming(type_name, run_once, samples, Some(learnt)).map(|mut traced| {
                 traced.runs += runs;
                 traced
             });
