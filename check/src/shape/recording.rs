@@ -395,6 +395,140 @@ pub(super) struct Recording<'a, 's> {
 }
 
 impl Recording<'_, '_> {
+    /// An enum met: its variant for this run, chosen; where its read starts; and its place.
+    /// Apart from `deserialize_enum`, which is compiled once for each visitor.
+    fn enter_enum(
+        &mut self,
+        key: &str,
+        name: &'static str,
+        variants: &'static [&'static str],
+    ) -> Result<(usize, usize, String), TraceFailure> {
+        let key = key.to_string();
+        self.tracer.ask(|| format!("enum {key}"));
+        self.found(Shape::Named(key.clone()));
+        self.tracer.state.list_variants(&key, variants);
+        if variants.is_empty() {
+            return Err(TraceFailure(format!("enum {name} has no variants")));
+        }
+        let place = self.tracer.place.clone();
+        let depth_inside = self.tracer.state.open.iter().filter(|n| **n == key).count();
+        if depth_inside >= 2 {
+            // Inside itself twice: the variant taken the level up recursed too.
+            return Err(self.tracer.recursed());
+        }
+        let state = &mut *self.tracer.state;
+        if !state.enums.contains_key(&key) {
+            let route = state.choices.clone();
+            state.enums.insert(
+                key.clone(),
+                EnumState {
+                    variants: variants.to_vec(),
+                    status: vec![Status::Untried; variants.len()],
+                    avoid: BTreeSet::new(),
+                    route,
+                },
+            );
+        }
+        let recursive = state
+            .recursive_variants
+            .get(&key)
+            .cloned()
+            .unwrap_or_default();
+        let chosen = match (&state.enums[&key], &state.exploring) {
+            // Recursing: a variant known to end, one not known to recurse if none is.
+            (known, _) if depth_inside == 1 => known.default_variant(&recursive),
+            // The variant explored, also after a run went through it while a place inside
+            // it still searches (each variant of a tagged enum it holds).
+            (known, Some((explored, v)))
+                if *explored == key
+                    && !state.explored
+                    && (state.question.is_some()
+                        || matches!(
+                            known.status.get(*v),
+                            Some(&Status::Untried) | Some(&Status::Traced)
+                        )) =>
+            {
+                state.explored = true;
+                *v
+            }
+            (known, exploring) => {
+                // On the way to the enum explored: the choices of the run that first met it.
+                let routed = exploring
+                    .as_ref()
+                    .filter(|_| !state.choices.contains_key(&key))
+                    .and_then(|(explored, _)| state.enums.get(explored))
+                    .and_then(|explored| explored.route.get(&key))
+                    .copied()
+                    .filter(|v| !known.avoid.contains(v) && *v < variants.len());
+                routed.unwrap_or_else(|| known.default_variant(&recursive))
+            }
+        };
+        if depth_inside == 0 {
+            state.choices.entry(key.clone()).or_insert(chosen);
+        }
+        let start = state.read.len();
+        state
+            .frames
+            .push((key.clone(), chosen, start, state.open.len()));
+        state.open.push(key.clone());
+        state.ask(&format!("{key}::{}", variants[chosen]), String::new);
+        Ok((chosen, start, place))
+    }
+
+    /// The enum read through its variant `chosen` (started at `start`), with `error` if it
+    /// failed: what the trace learns from it.
+    fn leave_enum(
+        &mut self,
+        key: &str,
+        variants: &'static [&'static str],
+        (chosen, start): (usize, usize),
+        error: Option<&TraceFailure>,
+        content: Option<Variant>,
+    ) {
+        let key = key.to_string();
+        let state = &mut *self.tracer.state;
+        state.open.pop();
+        state.frames.pop();
+        match error {
+            Some(e) if e.0 == RECURSED => {
+                if state
+                    .recursive_variants
+                    .entry(key.clone())
+                    .or_default()
+                    .insert(chosen)
+                {
+                    state.learned = true;
+                }
+            }
+            Some(_) => {
+                if state.failed_in.is_none() {
+                    // Its frame was the last: its depth is how many are left.
+                    state.failed_in = Some((key.clone(), chosen, start, state.frames.len()));
+                }
+            }
+            None => {
+                if let Some(status) = state
+                    .enums
+                    .get_mut(&key)
+                    .and_then(|e| e.status.get_mut(chosen))
+                {
+                    if *status == Status::Untried {
+                        *status = Status::Traced;
+                    }
+                }
+            }
+        }
+        if error.is_some() {
+            return;
+        }
+        let mut all: Vec<(String, Option<Variant>)> =
+            variants.iter().map(|v| (v.to_string(), None)).collect();
+        if let Some(slot) = all.get_mut(chosen) {
+            slot.1 = content;
+        }
+        state.record_container(&key, Container::Enum(all));
+    }
+
     pub(super) fn found(&mut self, shape: Shape) {
         self.tracer.saw(&shape);
         self.shape.0 = Some(shape);
@@ -789,74 +923,7 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         visitor: V,
     ) -> Result<V::Value, TraceFailure> {
         let key = self.tracer.identify::<V>(name)?;
-        self.tracer.ask(|| format!("enum {key}"));
-        self.found(Shape::Named(key.clone()));
-        self.tracer.state.list_variants(&key, variants);
-        if variants.is_empty() {
-            return Err(TraceFailure(format!("enum {name} has no variants")));
-        }
-        let place = self.tracer.place.clone();
-        let depth_inside = self.tracer.state.open.iter().filter(|n| **n == key).count();
-        if depth_inside >= 2 {
-            // Inside itself twice: the variant taken the level up recursed too.
-            return Err(self.tracer.recursed());
-        }
-        let state = &mut *self.tracer.state;
-        if !state.enums.contains_key(&key) {
-            let route = state.choices.clone();
-            state.enums.insert(
-                key.clone(),
-                EnumState {
-                    variants: variants.to_vec(),
-                    status: vec![Status::Untried; variants.len()],
-                    avoid: BTreeSet::new(),
-                    route,
-                },
-            );
-        }
-        let recursive = state
-            .recursive_variants
-            .get(&key)
-            .cloned()
-            .unwrap_or_default();
-        let chosen = match (&state.enums[&key], &state.exploring) {
-            // Recursing: a variant known to end, one not known to recurse if none is.
-            (known, _) if depth_inside == 1 => known.default_variant(&recursive),
-            // The variant explored, also after a run went through it while a place inside
-            // it still searches (each variant of a tagged enum it holds).
-            (known, Some((explored, v)))
-                if *explored == key
-                    && !state.explored
-                    && (state.question.is_some()
-                        || matches!(
-                            known.status.get(*v),
-                            Some(&Status::Untried) | Some(&Status::Traced)
-                        )) =>
-            {
-                state.explored = true;
-                *v
-            }
-            (known, exploring) => {
-                // On the way to the enum explored: the choices of the run that first met it.
-                let routed = exploring
-                    .as_ref()
-                    .filter(|_| !state.choices.contains_key(&key))
-                    .and_then(|(explored, _)| state.enums.get(explored))
-                    .and_then(|explored| explored.route.get(&key))
-                    .copied()
-                    .filter(|v| !known.avoid.contains(v) && *v < variants.len());
-                routed.unwrap_or_else(|| known.default_variant(&recursive))
-            }
-        };
-        if depth_inside == 0 {
-            state.choices.entry(key.clone()).or_insert(chosen);
-        }
-        let start = state.read.len();
-        state
-            .frames
-            .push((key.clone(), chosen, start, state.open.len()));
-        state.open.push(key.clone());
-        state.ask(&format!("{key}::{}", variants[chosen]), String::new);
+        let (chosen, start, place) = self.enter_enum(&key, name, variants)?;
         let mut content = None;
         let result = visitor.visit_enum(Choice {
             tracer: Tracer {
@@ -868,45 +935,13 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
             index: chosen,
             content: &mut content,
         });
-        let state = &mut *self.tracer.state;
-        state.open.pop();
-        state.frames.pop();
-        match &result {
-            Err(e) if e.0 == RECURSED => {
-                if state
-                    .recursive_variants
-                    .entry(key.clone())
-                    .or_default()
-                    .insert(chosen)
-                {
-                    state.learned = true;
-                }
-            }
-            Err(_) => {
-                if state.failed_in.is_none() {
-                    // Its frame was the last: its depth is how many are left.
-                    state.failed_in = Some((key.clone(), chosen, start, state.frames.len()));
-                }
-            }
-            Ok(_) => {
-                if let Some(status) = state
-                    .enums
-                    .get_mut(&key)
-                    .and_then(|e| e.status.get_mut(chosen))
-                {
-                    if *status == Status::Untried {
-                        *status = Status::Traced;
-                    }
-                }
-            }
-        }
-        let value = result?;
-        let mut all: Vec<(String, Option<Variant>)> =
-            variants.iter().map(|v| (v.to_string(), None)).collect();
-        if let Some(slot) = all.get_mut(chosen) {
-            slot.1 = content;
-        }
-        state.record_container(&key, Container::Enum(all));
-        Ok(value)
+        self.leave_enum(
+            &key,
+            variants,
+            (chosen, start),
+            result.as_ref().err(),
+            content,
+        );
+        result
     }
 }
