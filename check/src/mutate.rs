@@ -260,17 +260,8 @@ fn attacks(
                     [map_header(entries.len() + 1), body.to_vec(), entry].concat(),
                 ));
             }
-            let with_unknown = |value: PayloadBytes| {
-                PayloadBytes::from(
-                    [
-                        map_header(entries.len() + 1),
-                        body.to_vec(),
-                        str_bytes(UNKNOWN_KEY),
-                    ]
-                    .concat(),
-                )
-                .then(value)
-            };
+            let with_unknown =
+                |value: PayloadBytes| map_with_one_more(entries.len(), body, UNKNOWN_KEY, value);
             let deep = depth.min(MAX_NESTED_BYTES);
             out.push(attack(
                 "unknown-key-nested",
@@ -405,6 +396,17 @@ fn nested(
         format!("nested {} containers deep, {how}", n * containers),
         bytes,
     ))
+}
+
+/// A map of `entries` entries (`body`, their bytes) with one more after them, `key`: `value`.
+pub(crate) fn map_with_one_more(
+    entries: usize,
+    body: &[u8],
+    key: &str,
+    value: PayloadBytes,
+) -> PayloadBytes {
+    PayloadBytes::from([map_header(entries + 1), body.to_vec(), str_bytes(key)].concat())
+        .then(value)
 }
 
 /// What makes two containers the same form: their kind and length, an array's element

@@ -80,13 +80,24 @@ enum Source {
 
 /// A check of a type's decoding against hostile payloads: see [`check`].
 pub struct Check<'a, T> {
-    type_name: &'static str,
-    decoder_name: String,
+    decoder: UnderCheck<'a>,
+    settings: Settings,
+    /// With hardpack's decoder: the round trip each accepted value must pass.
+    round_trip: Option<fn(&T)>,
+    of: PhantomData<fn() -> T>,
+}
+
+/// The decoder a check runs.
+struct UnderCheck<'a> {
+    name: String,
     decode: DecodeFn<'a>,
     /// The limits, when the decoder is hardpack's (they set the documented heap bound).
     limits: Option<Limits>,
-    /// With hardpack's decoder: the round trip each accepted value must pass.
-    round_trip: Option<fn(&T)>,
+}
+
+/// What a check runs and how, whatever the decoder.
+struct Settings {
+    type_name: &'static str,
     /// With hardpack's decoder: a limit and the values to run every payload under.
     sweep: Option<(Limit, Vec<usize>)>,
     source: Source,
@@ -99,7 +110,6 @@ pub struct Check<'a, T> {
     time_limit: Duration,
     jobs: usize,
     amplification: Amplification,
-    of: PhantomData<fn() -> T>,
 }
 
 /// The most heap a decode may hold per input byte, above a floor, before it counts as broken
@@ -156,20 +166,24 @@ fn default_jobs() -> usize {
 pub fn check<T: Deserialize<'static> + 'static>() -> Check<'static, T> {
     let limits = Limits::default();
     Check {
-        type_name: std::any::type_name::<T>(),
-        decoder_name: "hardpack (default Limits)".into(),
-        decode: hardpack_decoder::<T>(limits.clone(), None),
-        limits: Some(limits),
+        decoder: UnderCheck {
+            name: "hardpack (default Limits)".into(),
+            decode: hardpack_decoder::<T>(limits.clone(), None),
+            limits: Some(limits),
+        },
+        settings: Settings {
+            type_name: std::any::type_name::<T>(),
+            sweep: None,
+            source: Source::Generated,
+            samples: Vec::new(),
+            sample_errors: Vec::new(),
+            stack_bytes: DEFAULT_STACK_BYTES,
+            heap_ceiling: DEFAULT_HEAP_CEILING,
+            time_limit: DEFAULT_TIME_LIMIT,
+            jobs: default_jobs(),
+            amplification: DEFAULT_AMPLIFICATION,
+        },
         round_trip: None,
-        sweep: None,
-        source: Source::Generated,
-        samples: Vec::new(),
-        sample_errors: Vec::new(),
-        stack_bytes: DEFAULT_STACK_BYTES,
-        heap_ceiling: DEFAULT_HEAP_CEILING,
-        time_limit: DEFAULT_TIME_LIMIT,
-        jobs: default_jobs(),
-        amplification: DEFAULT_AMPLIFICATION,
         of: PhantomData,
     }
 }
@@ -205,9 +219,9 @@ fn hardpack_decoder<'a, T: Deserialize<'static> + 'static>(
 impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     /// Decodes with hardpack under these limits.
     pub fn limits(mut self, limits: Limits) -> Self {
-        self.decoder_name = "hardpack".into();
-        self.decode = hardpack_decoder::<T>(limits.clone(), self.round_trip);
-        self.limits = Some(limits);
+        self.decoder.name = "hardpack".into();
+        self.decoder.decode = hardpack_decoder::<T>(limits.clone(), self.round_trip);
+        self.decoder.limits = Some(limits);
         self
     }
 
@@ -217,7 +231,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     /// `max_alloc_bytes` shows what the type needs; of `max_depth`, how deep its documents go.
     /// With another decoder the check fails: only hardpack's takes limits.
     pub fn sweep(mut self, limit: Limit, values: impl IntoIterator<Item = usize>) -> Self {
-        self.sweep = Some((limit, values.into_iter().collect()));
+        self.settings.sweep = Some((limit, values.into_iter().collect()));
         self
     }
 
@@ -242,30 +256,23 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         decode: impl Fn(&'static [u8]) -> Result<R, E> + Sync + 'b,
     ) -> Check<'b, T> {
         Check {
-            type_name: self.type_name,
-            decoder_name: name.to_string(),
-            decode: Box::new(move |bytes| {
-                decode(bytes)
-                    .map(|_| Decoded {
-                        charged: None,
-                        then: None,
-                    })
-                    .map_err(|e| Refusal {
-                        message: e.to_string(),
-                        offset: None,
-                    })
-            }),
-            limits: None,
+            decoder: UnderCheck {
+                name: name.to_string(),
+                decode: Box::new(move |bytes| {
+                    decode(bytes)
+                        .map(|_| Decoded {
+                            charged: None,
+                            then: None,
+                        })
+                        .map_err(|e| Refusal {
+                            message: e.to_string(),
+                            offset: None,
+                        })
+                }),
+                limits: None,
+            },
+            settings: self.settings,
             round_trip: self.round_trip,
-            sweep: self.sweep,
-            source: self.source,
-            samples: self.samples,
-            sample_errors: self.sample_errors,
-            stack_bytes: self.stack_bytes,
-            heap_ceiling: self.heap_ceiling,
-            time_limit: self.time_limit,
-            jobs: self.jobs,
-            amplification: self.amplification,
             of: PhantomData,
         }
     }
@@ -282,15 +289,15 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     where
         T: serde::Serialize,
     {
-        let name = format!("sample-{}", self.samples.len());
+        let name = format!("sample-{}", self.settings.samples.len());
         match (hardpack::to_vec(value), hardpack::ser::to_vec_named(value)) {
             (Ok(compact), Ok(named)) => {
                 if named != compact {
-                    self.samples.push((format!("{name}-named"), named));
+                    self.settings.samples.push((format!("{name}-named"), named));
                 }
-                self.samples.push((name, compact));
+                self.settings.samples.push((name, compact));
             }
-            (Err(e), _) | (_, Err(e)) => self.sample_errors.push(format!("{name}: {e}")),
+            (Err(e), _) | (_, Err(e)) => self.settings.sample_errors.push(format!("{name}: {e}")),
         }
         self
     }
@@ -298,7 +305,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     /// Adds a valid MessagePack document as a sample (see [`Check::sample`]), named `name` in
     /// the payloads' ids: a message captured from production, one another language wrote.
     pub fn sample_bytes(mut self, name: &str, bytes: impl Into<Vec<u8>>) -> Self {
-        self.samples.push((name.to_string(), bytes.into()));
+        self.settings.samples.push((name.to_string(), bytes.into()));
         self
     }
 
@@ -307,9 +314,10 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     pub fn samples(mut self, path: impl AsRef<Path>) -> Self {
         match read_payloads(path.as_ref()) {
             Ok(files) => self
+                .settings
                 .samples
                 .extend(files.into_iter().map(|p| (p.id, p.bytes.into_vec()))),
-            Err(e) => self.sample_errors.push(e),
+            Err(e) => self.settings.sample_errors.push(e),
         }
         self
     }
@@ -318,7 +326,7 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     /// counts as broken, whatever the decoder (default: [`DEFAULT_AMPLIFICATION`]). With
     /// hardpack as the decoder, the documented bound for its limits holds too.
     pub fn amplification_limit(mut self, per_input_byte: usize, floor: usize) -> Self {
-        self.amplification = Amplification {
+        self.settings.amplification = Amplification {
             per_input_byte,
             floor,
         };
@@ -334,8 +342,8 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
         T: serde::Serialize,
     {
         self.round_trip = Some(round_trips::<T>);
-        if let Some(limits) = &self.limits {
-            self.decode = hardpack_decoder::<T>(limits.clone(), self.round_trip);
+        if let Some(limits) = &self.decoder.limits {
+            self.decoder.decode = hardpack_decoder::<T>(limits.clone(), self.round_trip);
         }
         self
     }
@@ -345,33 +353,33 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
     /// notes and metadata (`.md`, `.toml`, `.json`, `.txt`, `.dict`) left out, as
     /// `hardpack audit` reads them.
     pub fn payloads(mut self, path: impl AsRef<Path>) -> Self {
-        self.source = Source::Files(path.as_ref().to_path_buf());
+        self.settings.source = Source::Files(path.as_ref().to_path_buf());
         self
     }
 
     /// The stack of the thread each payload is decoded on (default 2 MiB, tokio's).
     pub fn stack_bytes(mut self, bytes: usize) -> Self {
-        self.stack_bytes = bytes;
+        self.settings.stack_bytes = bytes;
         self
     }
 
     /// The most heap one decode may hold at once (default 1 GiB); above it the allocator
     /// refuses, which aborts the child, and the payload is reported over the ceiling.
     pub fn heap_ceiling(mut self, bytes: usize) -> Self {
-        self.heap_ceiling = bytes;
+        self.settings.heap_ceiling = bytes;
         self
     }
 
     /// How long one payload's decode may take (default 10 s).
     pub fn time_limit(mut self, limit: Duration) -> Self {
-        self.time_limit = limit;
+        self.settings.time_limit = limit;
         self
     }
 
     /// How many child processes decode at once, each a share of the payloads (default: the
     /// machine's cores, as `std::thread::available_parallelism` counts them, at most 8).
     pub fn jobs(mut self, jobs: usize) -> Self {
-        self.jobs = jobs.max(1);
+        self.settings.jobs = jobs.max(1);
         self
     }
 
@@ -383,38 +391,11 @@ impl<'a, T: Deserialize<'static> + 'static> Check<'a, T> {
 
     /// Runs every payload, each in a guarded child process, and reports what each did.
     pub fn run(self) -> Report {
-        let Check {
-            type_name,
-            decoder_name,
-            decode,
-            limits,
-            round_trip,
-            sweep,
-            source,
-            samples,
-            sample_errors,
-            stack_bytes,
-            heap_ceiling,
-            time_limit,
-            jobs,
-            amplification,
-            of: _,
-        } = self;
+        let round_trip = self.round_trip;
         Checking {
-            type_name,
-            decoder_name,
-            decode,
-            limits,
+            decoder: self.decoder,
+            settings: self.settings,
             round_trips: round_trip.is_some(),
-            sweep,
-            source,
-            samples,
-            sample_errors,
-            stack_bytes,
-            heap_ceiling,
-            time_limit,
-            jobs,
-            amplification,
             for_type: ForType {
                 trace: |samples| {
                     let _ = crate::shape::trace_with::<T>(samples);
@@ -447,20 +428,9 @@ type PassageFn =
 
 /// A check being run: [`Check`]'s settings, the type's part as [`ForType`].
 struct Checking<'a> {
-    type_name: &'static str,
-    decoder_name: String,
-    decode: DecodeFn<'a>,
-    limits: Option<Limits>,
+    decoder: UnderCheck<'a>,
+    settings: Settings,
     round_trips: bool,
-    sweep: Option<(Limit, Vec<usize>)>,
-    source: Source,
-    samples: Vec<(String, Vec<u8>)>,
-    sample_errors: Vec<String>,
-    stack_bytes: usize,
-    heap_ceiling: usize,
-    time_limit: Duration,
-    jobs: usize,
-    amplification: Amplification,
     for_type: ForType,
 }
 
@@ -491,7 +461,7 @@ impl Checking<'_> {
                 child_says("more-than-one-check");
                 std::process::exit(0)
             }
-            Some(_) => Report::skipped(self.type_name),
+            Some(_) => Report::skipped(self.settings.type_name),
             None => {
                 let started = Instant::now();
                 // A value handed where nil was accepted (an `Option`'s inside) can send a
@@ -518,7 +488,7 @@ impl Checking<'_> {
     /// A deeper bomb tests nothing more, and a type with hundreds of recursive paths would
     /// write gigabytes of them.
     fn recursion_depth(&self) -> usize {
-        (self.stack_bytes / MIN_FRAME_BYTES + 1).min(crate::typed::RECURSION_DEPTH)
+        (self.settings.stack_bytes / MIN_FRAME_BYTES + 1).min(crate::typed::RECURSION_DEPTH)
     }
 
     /// Traces the type in a child process first: the type's own `Deserialize` may never end
@@ -526,7 +496,7 @@ impl Checking<'_> {
     /// consuming anything) and take the process down with a stack overflow, which must not be
     /// the test's. How the child died, when it did.
     fn trace_kills_a_child(&self, ordinal: usize, fill_nils: bool) -> Option<String> {
-        if !matches!(self.source, Source::Generated) {
+        if !matches!(self.settings.source, Source::Generated) {
             return None;
         }
         let mut command = self_command().ok()?.command();
@@ -562,7 +532,7 @@ impl Checking<'_> {
     /// samples, with the death as the reason the type was not traced.
     fn untraced(&self, death: &str) -> Generated {
         let error = crate::shape::TraceError {
-            type_name: self.type_name,
+            type_name: self.settings.type_name,
             reason: format!(
                 "tracing its Deserialize killed the process that ran it ({death}): a type \
                  that reads itself without end, such as a newtype holding \
@@ -577,8 +547,8 @@ impl Checking<'_> {
 
     /// Adds the samples' payloads; returns why a sample could not be used.
     fn add_samples(&self, payloads: &mut Vec<Payload>) -> Vec<String> {
-        let mut errors = self.sample_errors.clone();
-        for (name, bytes) in &self.samples {
+        let mut errors = self.settings.sample_errors.clone();
+        for (name, bytes) in &self.settings.samples {
             match crate::typed::sample_payloads(name, bytes, self.recursion_depth()) {
                 Ok(more) => payloads.extend(more),
                 Err(e) => errors.push(format!("the sample {name} cannot be used: {e}")),
@@ -589,7 +559,8 @@ impl Checking<'_> {
 
     /// The samples that parse as MessagePack, whose values help the trace.
     fn sample_values(&self) -> Vec<crate::sample::Sample> {
-        self.samples
+        self.settings
+            .samples
             .iter()
             .filter_map(|(_, bytes)| crate::sample::Sample::parse(bytes).ok())
             .collect()
@@ -597,7 +568,7 @@ impl Checking<'_> {
 
     /// The payloads to run and what the trace saw; the samples' values help the trace.
     fn load(&self) -> Generated {
-        match &self.source {
+        match &self.settings.source {
             Source::Generated => {
                 (self.for_type.generate)(&self.sample_values(), self.recursion_depth())
             }
@@ -627,8 +598,8 @@ impl Checking<'_> {
             std::process::exit(0);
         }
         let swept;
-        let decode = match (&self.sweep, &self.limits) {
-            (None, _) => &self.decode,
+        let decode = match (&self.settings.sweep, &self.decoder.limits) {
+            (None, _) => &self.decoder.decode,
             (Some((limit, values)), Some(limits)) if role.step < values.len() => {
                 swept = (self.for_type.decoder)(limits.clone().with(*limit, values[role.step]));
                 &swept
@@ -648,7 +619,7 @@ impl Checking<'_> {
         let decoded = std::thread::scope(|scope| {
             std::thread::Builder::new()
                 .name("hardpack-check decoder".into())
-                .stack_size(self.stack_bytes)
+                .stack_size(self.settings.stack_bytes)
                 .spawn_scoped(scope, || self.decode_payloads(decode, role, &at, &say))
                 .map_err(|e| format!("no thread: {e}"))?
                 .join()
@@ -719,7 +690,7 @@ impl Checking<'_> {
     /// the decode cost (the round trip, after it, is not part of the cost).
     fn decode_one(&self, decode: &DecodeFn<'_>, bytes: &'static [u8]) -> (Verdict, alloc::Cost) {
         let guarded = |f: &mut dyn FnMut() -> Result<Decoded, Refusal>| {
-            alloc::refusing_above(self.heap_ceiling, || {
+            alloc::refusing_above(self.settings.heap_ceiling, || {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
             })
         };
@@ -773,12 +744,12 @@ impl Checking<'_> {
         let mut sample_errors = sample_errors;
         let passages = self.passages(&payloads, &names, &mut sample_errors);
         let trace_error = error.map(|e| e.to_string()).or(file_error);
-        let steps: Vec<Option<usize>> = match &self.sweep {
+        let steps: Vec<Option<usize>> = match &self.settings.sweep {
             None => vec![None],
             Some((_, values)) => values.iter().copied().map(Some).collect(),
         };
         let mut rows: Vec<Option<Row>> = vec![None; payloads.len() * steps.len()];
-        let mut failure = match (&self.sweep, self.round_trips, &self.limits) {
+        let mut failure = match (&self.settings.sweep, self.round_trips, &self.decoder.limits) {
             (Some(_), _, None) => Some(
                 "a limit sweep needs hardpack as the decoder: only its limits can be swept".into(),
             ),
@@ -821,7 +792,7 @@ impl Checking<'_> {
             let (keys, tags) = (self.for_type.passage)(&sample, &names).ok()?;
             Some(keys.into_iter().chain(tags).collect())
         };
-        let ledger = match self.source {
+        let ledger = match self.settings.source {
             Source::Generated => Ledger::new(crate::ledger::Entries {
                 nodes: &nodes,
                 passages: &passages,
@@ -833,24 +804,24 @@ impl Checking<'_> {
             Source::Files(_) => Ledger::default(),
         };
         Report {
-            type_name: self.type_name.to_string(),
-            decoder: self.decoder_name,
+            type_name: self.settings.type_name.to_string(),
+            decoder: self.decoder.name,
             ledger,
             passages,
-            limits: self.limits,
-            stack_bytes: self.stack_bytes,
-            heap_ceiling: self.heap_ceiling,
-            time_limit: self.time_limit,
-            amplification: self.amplification,
+            limits: self.decoder.limits,
+            stack_bytes: self.settings.stack_bytes,
+            heap_ceiling: self.settings.heap_ceiling,
+            time_limit: self.settings.time_limit,
+            amplification: self.settings.amplification,
             build: crate::report::BUILD,
-            sweep: self.sweep.map(|(limit, _)| limit),
+            sweep: self.settings.sweep.map(|(limit, _)| limit),
             trace_error,
             trace_gaps,
             unseen,
             type_places,
             failure,
-            verdict_needs_reach: matches!(self.source, Source::Generated),
-            samples: self.samples.len(),
+            verdict_needs_reach: matches!(self.settings.source, Source::Generated),
+            samples: self.settings.samples.len(),
             sample_errors,
             rows,
             elapsed: Duration::ZERO,
@@ -872,6 +843,7 @@ impl Checking<'_> {
                 continue;
             }
             let given = self
+                .settings
                 .samples
                 .iter()
                 .find(|(name, _)| payload.id == format!("{name}.valid"))
@@ -892,7 +864,7 @@ impl Checking<'_> {
                         errors.push(format!(
                             "the sample {name} is not a value of {}: {e}; it closes no place \
                              of the type",
-                            self.type_name
+                            self.settings.type_name
                         ))
                     }
                 }
@@ -912,8 +884,8 @@ impl Checking<'_> {
         payloads: &[Payload],
         rows: &mut [Option<Row>],
     ) -> Result<(), String> {
-        let jobs = self.jobs.clamp(1, payloads.len().max(1));
-        let time_limit = self.time_limit;
+        let jobs = self.settings.jobs.clamp(1, payloads.len().max(1));
+        let time_limit = self.settings.time_limit;
         let this_test = &self_command()?;
         let mut shares = Vec::with_capacity(jobs);
         let mut rest = rows;

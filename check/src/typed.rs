@@ -10,7 +10,8 @@ use serde::de::Deserialize;
 use crate::generic::generic;
 use crate::msgpack::{array_header, int_bytes, map_header, str_bytes, uint_bytes};
 use crate::mutate::{
-    claims, mutants, ARRAY_CLAIMS, BIN_CLAIMS, EXT_CLAIMS, MAP_CLAIMS, STR_CLAIMS,
+    claims, map_with_one_more, mutants, ARRAY_CLAIMS, BIN_CLAIMS, EXT_CLAIMS, MAP_CLAIMS,
+    STR_CLAIMS,
 };
 use crate::payload::{Payload, PayloadBytes};
 use crate::sample::Sample;
@@ -971,17 +972,8 @@ impl<'a> Writer<'a> {
                 [str_bytes(field), self.minimal(shape, &mut open())].concat()
             })
             .collect();
-        let with_unknown = |hostile: PayloadBytes| {
-            PayloadBytes::from(
-                [
-                    map_header(fields.len() + 1),
-                    known.clone(),
-                    str_bytes(UNKNOWN),
-                ]
-                .concat(),
-            )
-            .then(hostile)
-        };
+        let with_unknown =
+            |hostile: PayloadBytes| map_with_one_more(fields.len(), &known, UNKNOWN, hostile);
         let deep = PayloadBytes::repeat(&[0x91], depth).then(&[0xc0]);
         let mut out = vec![
             (
