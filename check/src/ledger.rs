@@ -288,6 +288,9 @@ impl Ledger {
                 Some(NodeTrace::SeenInPart(why)) if !decoded_sample => {
                     Some(Open::SeenInPart(why.clone()))
                 }
+                // The samples' values were judged with the trace's: a sample naming the
+                // variant does not build what none of them holds.
+                Some(NodeTrace::PartlyBuilt(why)) => Some(Open::SeenInPart(why.clone())),
                 Some(NodeTrace::Refused(refusal)) if !by_sample => {
                     Some(Open::Refused(refusal.clone()))
                 }

@@ -29,6 +29,18 @@ pub(crate) struct Candidate {
     /// It comes from a struct handed as a sequence: kept as a sample only where it holds a
     /// word the values before it did not.
     pub from_sequence: bool,
+    /// A value of a sample given, handed whole: once accepted, each word in it is probed.
+    pub from_sample: bool,
+    /// It comes from a sample's value: what it finds is not counted against the search's
+    /// repeats (a sample's variants and words are all worth building).
+    pub sampled: bool,
+    /// An accepted value with one word replaced by [`UNKNOWN_NAME`] (a refusal listing
+    /// variants shows an enum there), or one node by a nil (a refusal naming the type
+    /// expected there shows that type built): no other refusal of it is refined.
+    pub probe: bool,
+    /// A variant named where a probe showed an enum, or a collection filled in a sample's
+    /// value: one try says what is there, so it is tried before anything found since.
+    pub answer: bool,
 }
 
 /// One refinement a candidate came from: which (a number per refinement), which of its
@@ -50,7 +62,38 @@ impl Candidate {
             names_variant: false,
             reshaped: false,
             from_sequence: false,
+            from_sample: false,
+            sampled: false,
+            probe: false,
+            answer: false,
         }
+    }
+
+    /// The candidate with each str in it (a map's key too) replaced by [`UNKNOWN_NAME`] in
+    /// turn, and each map or sequence inside it by a nil: where an enum reads the word, the
+    /// refusal lists the enum's variants; where a named type reads the node, the refusal
+    /// names it.
+    pub(crate) fn probes(&self) -> Vec<Candidate> {
+        self.tree
+            .paths()
+            .into_iter()
+            .filter_map(|p| match self.tree.at(&p)? {
+                Sample::Str(s) if s != UNKNOWN_NAME => Some((p, Sample::Str(UNKNOWN_NAME.into()))),
+                Sample::Map(_) | Sample::Array(_) if !p.is_empty() => Some((p, Sample::Nil)),
+                _ => None,
+            })
+            .filter_map(|(p, node)| {
+                let mut c = self.with(&p, node)?;
+                c.recent = vec![p];
+                c.from_sample = false;
+                c.probe = true;
+                c.answer = false;
+                // Each a question of its own, not a guess at one value: an answer to one
+                // supersedes none of the others.
+                c.names_variant = true;
+                Some(c)
+            })
+            .collect()
     }
 
     /// Whether this candidate is only another guess at what `accepted` already found: it
@@ -228,6 +271,17 @@ pub(crate) fn refine(refused: &Candidate, message: &str) -> Vec<Candidate> {
         for path in named_str(refused, &unknown) {
             for name in &names {
                 out.extend(refused.with(&path, Sample::Str(name.clone())));
+            }
+            // The key of a map of one entry: an externally tagged variant with content. A
+            // unit variant is its name alone.
+            if let Some((last, parent)) = path.split_last() {
+                if last % 2 == 0
+                    && matches!(refused.tree.at(parent), Some(Sample::Map(e)) if e.len() == 1)
+                {
+                    for name in &names {
+                        out.extend(refused.with(parent, Sample::Str(name.clone())));
+                    }
+                }
             }
         }
         for c in &mut out {
@@ -420,6 +474,28 @@ fn named_str(candidate: &Candidate, text: &str) -> Vec<Vec<usize>> {
     }
 }
 
+/// The type a refusal of a wrong kind of value names (`struct Point`, `enum Shape`,
+/// `internally tagged enum Job`): what the node refused is read as. None where it names
+/// no type of its own (`a sequence`, `u8`).
+pub(crate) fn expected_type(message: &str) -> Option<&str> {
+    let expected = message
+        .strip_prefix("invalid type: ")?
+        .split_once(", expected ")?
+        .1;
+    let named = [
+        "struct ",
+        "tuple struct ",
+        "unit struct ",
+        "enum ",
+        "internally tagged enum ",
+        "adjacently tagged enum ",
+    ];
+    named
+        .iter()
+        .any(|prefix| expected.starts_with(prefix))
+        .then_some(expected)
+}
+
 /// The `quoted` word right after `prefix` in `message`.
 pub(crate) fn quoted_after(message: &str, prefix: &str) -> Option<String> {
     let rest = message.split_once(prefix)?.1.strip_prefix('`')?;
@@ -553,6 +629,67 @@ mod tests {
         let mut c = Candidate::new(Sample::Nil);
         c.lineage = lineage;
         c
+    }
+
+    #[test]
+    fn a_refusal_of_a_wrong_kind_names_the_type_only_where_serde_names_one() {
+        let named = [
+            (
+                "invalid type: unit value, expected struct Tree",
+                "struct Tree",
+            ),
+            (
+                "invalid type: integer `0`, expected internally tagged enum Job",
+                "internally tagged enum Job",
+            ),
+            (
+                "invalid type: unit value, expected tuple struct Pair",
+                "tuple struct Pair",
+            ),
+            ("invalid type: map, expected enum Target", "enum Target"),
+        ];
+        for (message, expected) in named {
+            assert_eq!(expected_type(message), Some(expected), "{message}");
+        }
+        for message in [
+            "invalid type: unit value, expected a sequence",
+            "invalid type: unit value, expected u8",
+            "invalid type: unit value, expected a tuple of size 2",
+            "missing field `struct Tree`",
+            "not an id, expected struct Tree",
+        ] {
+            assert_eq!(expected_type(message), None, "{message}");
+        }
+    }
+
+    #[test]
+    fn a_probe_replaces_one_word_or_one_inner_node_each() {
+        let s = |text: &str| Sample::Str(text.into());
+        let value = Sample::Map(vec![
+            (s("t"), s("Run")),
+            (s("list"), Sample::Array(vec![Sample::Int(1), s("x")])),
+        ]);
+        let probes = Candidate::new(value).probes();
+        let trees: Vec<Sample> = probes.iter().map(|c| c.tree.clone()).collect();
+        let unknown = || s(UNKNOWN_NAME);
+        let list = || Sample::Array(vec![Sample::Int(1), s("x")]);
+        let expected = vec![
+            Sample::Map(vec![(unknown(), s("Run")), (s("list"), list())]),
+            Sample::Map(vec![(s("t"), unknown()), (s("list"), list())]),
+            Sample::Map(vec![(s("t"), s("Run")), (unknown(), list())]),
+            Sample::Map(vec![(s("t"), s("Run")), (s("list"), Sample::Nil)]),
+            Sample::Map(vec![
+                (s("t"), s("Run")),
+                (s("list"), Sample::Array(vec![Sample::Int(1), unknown()])),
+            ]),
+        ];
+        assert_eq!(trees, expected);
+        // Each is a question of its own, and suspects only the node it replaced.
+        for probe in &probes {
+            assert!(probe.probe && probe.names_variant && !probe.from_sample);
+            assert_eq!(probe.recent.len(), 1);
+            assert!(probe.tree.at(&probe.recent[0]).is_some());
+        }
     }
 
     #[test]
@@ -714,6 +851,29 @@ mod tests {
             [
                 format!("\"{UNKNOWN_NAME}\""),
                 format!("{{\"{UNKNOWN_NAME}\": nil}}")
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unknown_variant_keying_a_map_of_one_is_named_with_its_content_and_alone() {
+        let c = Candidate::new(Sample::Map(vec![(
+            Sample::Str(UNKNOWN_NAME.into()),
+            Sample::Str("id-123456".into()),
+        )]));
+        let message =
+            format!("unknown variant `{UNKNOWN_NAME}`, expected `Everyone` or `Member`");
+        let values: Vec<String> = refine(&c, &message)
+            .iter()
+            .map(|c| c.tree.to_string())
+            .collect();
+        assert_eq!(
+            values,
+            [
+                "{\"Everyone\": \"id-123456\"}",
+                "{\"Member\": \"id-123456\"}",
+                "\"Everyone\"",
+                "\"Member\""
             ]
         );
     }

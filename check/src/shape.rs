@@ -183,6 +183,10 @@ pub enum NodeTrace {
     /// It refused some values without saying what it wants (an untagged enum): its other
     /// variants are seen only through a sample.
     SeenInPart(String),
+    /// A variant read through serde's buffering that every value accepted, the trace's and
+    /// the samples', held with a collection empty, an option none, or an enum inside it in
+    /// only some of its variants: the rest was never built, whatever names the variant.
+    PartlyBuilt(String),
 }
 
 /// A place of a type the trace did not see (or not inside), and why.
@@ -352,10 +356,13 @@ fn trace_naming(
     for sample in samples {
         for path in sample.paths() {
             if let Some(node) = sample.at(&path) {
-                if !matches!(node, Sample::Array(_) | Sample::Map(_))
-                    && !state.from_samples.contains(node)
-                {
-                    state.from_samples.push(node.clone());
+                let values = if matches!(node, Sample::Array(_) | Sample::Map(_)) {
+                    &mut state.sample_values
+                } else {
+                    &mut state.from_samples
+                };
+                if !values.contains(node) {
+                    values.push(node.clone());
                 }
             }
         }
@@ -519,12 +526,19 @@ fn deserialize<T: Deserialize<'static>>(
 fn apply_samples(traced: &mut Traced, searches: &BTreeMap<String, Search>) {
     let found = |key: &str| -> Option<Shape> {
         let search = searches.get(key)?;
-        if !search.sampling || search.accepted.is_empty() {
+        // A sample's value as given is attacked through the sample already.
+        let accepted: Vec<Sample> = search
+            .accepted
+            .iter()
+            .filter(|a| !search.given.contains(a))
+            .cloned()
+            .collect();
+        if !search.sampling || accepted.is_empty() {
             return None;
         }
         // What made it panic is kept beside what it accepted.
         let with_panics = || {
-            let mut all = search.accepted.clone();
+            let mut all = accepted.clone();
             all.extend(search.panicked.iter().cloned());
             Shape::Sampled(all)
         };
@@ -532,9 +546,9 @@ fn apply_samples(traced: &mut Traced, searches: &BTreeMap<String, Search>) {
             return Some(with_panics());
         }
         match search.kind {
-            Searching::Leaf if search.accepted.first() == Some(&search.default) => None,
-            Searching::Any if probes().iter().all(|p| search.accepted.contains(p)) => None,
-            _ => Some(Shape::Sampled(search.accepted.clone())),
+            Searching::Leaf if accepted.first() == Some(&search.default) => None,
+            Searching::Any if probes().iter().all(|p| accepted.contains(p)) => None,
+            _ => Some(Shape::Sampled(accepted)),
         }
     };
     let mut root = traced.root.clone();

@@ -931,6 +931,73 @@ fn an_internally_tagged_variant_whose_inner_enum_was_taken_whole_is_built() {
     assert!(report.is_hardened(), "{}", report.text());
 }
 
+/// A sample naming the variant the trace built only in part, but holding the inner enum in
+/// the variant the trace took already: it names the variant and builds nothing new, so the
+/// variant stays seen in part.
+#[test]
+fn a_sample_naming_a_variant_seen_in_part_without_what_it_lacks_leaves_it_open() {
+    let report = check::<HoldsJob>()
+        .sample(&HoldsJob {
+            job: (
+                Job::Run {
+                    target: Some(Target::Everyone),
+                    retries: 2,
+                },
+                7,
+            ),
+        })
+        .run();
+    assert!(!report.is_hardened(), "{}", report.text());
+    assert_eq!(
+        open_places(&report),
+        BTreeMap::from([("HoldsJob.job.0::Run".to_string(), "seen-in-part")]),
+        "{}",
+        report.text()
+    );
+}
+
+/// A sample holding what the variant lacked (the id that validates): the trace takes it as
+/// one of its own values, probes its words, finds the inner enum and takes its other variant
+/// there; the variant is built.
+#[test]
+fn a_sample_holding_what_a_variant_lacked_builds_it_and_its_enum_whole() {
+    let report = check::<HoldsJob>()
+        .sample(&HoldsJob {
+            job: (
+                Job::Run {
+                    target: Some(Target::Member(Id("id-123456".into()))),
+                    retries: 2,
+                },
+                7,
+            ),
+        })
+        .run();
+    assert!(report.is_hardened(), "{}", report.text());
+}
+
+/// A recursive struct inside an internally tagged variant: every value the trace builds has
+/// the innermost list empty. The type the list holds is the one built around it, so the
+/// recursion does not leave the variant open (nor spend the search's tries building it into
+/// itself).
+#[derive(Debug, Deserialize, Serialize)]
+struct Tree {
+    label: u8,
+    children: Vec<Tree>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t")]
+enum Forest {
+    Bare,
+    Grown { trees: Vec<Tree> },
+}
+
+#[test]
+fn a_recursive_struct_inside_a_tagged_variant_is_built_once_not_into_itself() {
+    let report = check::<Forest>().run();
+    assert!(report.is_hardened(), "{}", report.text());
+}
+
 /// A sample closes the tagged variant the trace could build only in part (the enum inside it
 /// holds an id that validates): the sample passes through the variant and the id.
 #[test]

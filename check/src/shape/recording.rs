@@ -733,10 +733,10 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
                 (first, all)
             })
             .unwrap_or(Sample::Nil);
-        if let Some(search) = state.searches.get_mut(&key) {
-            // serde's private buffering reads an untagged or internally tagged enum, or a
-            // flattened field's entries, into its `Content` first.
-            search.buffered |= std::any::type_name::<V>().contains("Content");
+        // serde's private buffering reads an untagged or internally tagged enum, or a
+        // flattened field's entries, into its `Content` first.
+        if std::any::type_name::<V>().contains("Content") {
+            state.buffered(&key);
         }
         hand(state, &key, &value, visitor)
     }

@@ -134,6 +134,14 @@ pub(super) struct Search {
     pub(super) fills: Vec<Fill>,
     /// Whether the nils of values naming a tagged variant were handed values (as fills).
     pub(super) filled_nils: bool,
+    /// Accepted values that are a sample's, as given: the sample's own payloads attack
+    /// them already.
+    pub(super) given: Vec<Sample>,
+    /// The types (`struct Node`) a probe found inside an accepted value, or that a
+    /// refusal named and a value coming from the refused one then had accepted.
+    pub(super) built_types: BTreeSet<String>,
+    /// The types refusals named, with the lineage of the value refused.
+    pub(super) building: Vec<(Vec<crate::search::Branch>, String)>,
 }
 
 /// A value naming tagged variants, found with an empty collection or a nil (an `Option`
@@ -146,7 +154,30 @@ pub(super) struct Fill {
     tree: Vec<u8>,
     /// The variants it names.
     names: Vec<String>,
+    /// Where it was filled, and whether it was a nil there (else an empty collection).
+    at: Option<Vec<Step>>,
+    nil: bool,
+    /// The type its refusal said the filled node holds (`struct Node`): built where that
+    /// type was built (a recursive type's fill inside itself is its own twin).
+    holds: Option<String>,
     resolved: bool,
+}
+
+impl Fill {
+    /// Whether `value`, accepted, holds something where this fill was made: a value of
+    /// the same variants with the collection not empty there, or the nil a value.
+    fn filled_by(&self, value: &Sample, names: &[&str]) -> bool {
+        let Some(at) = &self.at else {
+            return false;
+        };
+        self.names.iter().all(|n| names.contains(&n.as_str()))
+            && match follow(value, at) {
+                Some(Sample::Array(items)) => !self.nil && !items.is_empty(),
+                Some(Sample::Map(entries)) => !self.nil && !entries.is_empty(),
+                Some(Sample::Nil) | None => false,
+                Some(_) => self.nil,
+            }
+    }
 }
 
 /// An enum inside a tagged variant's content: its variants, and where a refusal showed it
@@ -283,6 +314,9 @@ impl Search {
             as_sequence: BTreeSet::new(),
             fills: Vec::new(),
             filled_nils: false,
+            built_types: BTreeSet::new(),
+            building: Vec::new(),
+            given: Vec::new(),
         }
     }
 
@@ -306,16 +340,25 @@ impl Search {
         false
     }
 
-    /// A value coming from `lineage` was accepted: the fills it comes from are resolved.
+    /// A value coming from `lineage` was accepted: the fills it comes from are resolved,
+    /// and the types refused on its way are built.
     pub(super) fn resolve_fills(&mut self, lineage: &[crate::search::Branch]) {
         for fill in &mut self.fills {
             if !fill.resolved && lineage.starts_with(&fill.lineage) {
                 fill.resolved = true;
             }
         }
+        let built = &mut self.built_types;
+        self.building.retain(|(refused, expected)| {
+            let on_its_way = lineage.starts_with(refused);
+            if on_its_way {
+                built.insert(expected.clone());
+            }
+            !on_its_way
+        });
     }
 
-    /// Whether a fill of a value naming `variant` was never accepted.
+    /// Whether a fill of a value naming `variant` was never accepted, nor its type built.
     fn unresolved_fill(&self, variant: &str) -> bool {
         let resolved: BTreeSet<&[u8]> = self
             .fills
@@ -323,9 +366,18 @@ impl Search {
             .filter(|f| f.resolved)
             .map(|f| f.tree.as_slice())
             .collect();
-        self.fills
+        let built: BTreeSet<&str> = self
+            .fills
             .iter()
-            .any(|f| f.names.iter().any(|n| n == variant) && !resolved.contains(f.tree.as_slice()))
+            .filter(|f| f.resolved)
+            .filter_map(|f| f.holds.as_deref())
+            .chain(self.built_types.iter().map(String::as_str))
+            .collect();
+        self.fills.iter().any(|f| {
+            f.names.iter().any(|n| n == variant)
+                && !resolved.contains(f.tree.as_slice())
+                && !f.holds.as_deref().is_some_and(|t| built.contains(t))
+        })
     }
 
     /// Puts what a refinement made on the stack, the first to be tried next.
@@ -339,6 +391,22 @@ impl Search {
                 variant: c.names_variant,
             });
             c.names_variant = false;
+            c.from_sample = false;
+            self.stack.push(c);
+        }
+    }
+
+    /// The values of the samples given, tried next (the first first).
+    pub(super) fn hand_samples(&mut self, values: &[Sample]) {
+        for (i, value) in values.iter().enumerate().rev() {
+            let mut c = Candidate::new(value.clone());
+            c.lineage.push(Branch {
+                refinement: 0,
+                index: u32::MAX - i as u32,
+                variant: true,
+            });
+            c.from_sample = true;
+            c.sampled = true;
             self.stack.push(c);
         }
     }
@@ -361,7 +429,53 @@ impl Search {
             return false;
         }
         self.tried.insert(self.current.tree.to_bytes());
-        self.push_refined(refine(&self.current, message));
+        // A node refused as a named type: the type is built where a probe found it or a
+        // fill of it was accepted. Not built again here: inside serde's buffering a
+        // recursive type would be built into itself until the tries run out.
+        let mut built_already = false;
+        if let Some(expected) = crate::search::expected_type(message) {
+            if self.current.probe {
+                self.built_types.insert(expected.to_string());
+            }
+            let tree = self.current.tree.to_bytes();
+            for fill in self.fills.iter_mut().filter(|f| f.tree == tree) {
+                fill.holds.get_or_insert_with(|| expected.to_string());
+            }
+            built_already = self.built_types.contains(expected)
+                || self
+                    .fills
+                    .iter()
+                    .any(|f| f.resolved && f.holds.as_deref() == Some(expected));
+            if !built_already {
+                self.building
+                    .push((self.current.lineage.clone(), expected.to_string()));
+            }
+        }
+        // The value's own tag (its first entry or item, where serde writes it) names the
+        // place's own variants, which the trace builds anyway.
+        let own_tag = self
+            .current
+            .recent
+            .first()
+            .is_some_and(|p| match &self.current.tree {
+                Sample::Map(_) => p.as_slice() == [1],
+                Sample::Array(_) => p.as_slice() == [0],
+                _ => false,
+            });
+        let answers = self.current.probe && !own_tag && message.contains("unknown variant ");
+        // A sample's value refused here belongs elsewhere; a probe refused for anything but
+        // an unknown variant shows no enum there.
+        let mut refined =
+            if built_already || self.current.from_sample || (self.current.probe && !answers) {
+                Vec::new()
+            } else {
+                refine(&self.current, message)
+            };
+        for c in &mut refined {
+            c.probe = false;
+            c.answer = answers;
+        }
+        self.push_refined(refined);
         if self.next() {
             return true;
         }
@@ -541,6 +655,10 @@ pub(super) struct State {
     pub(super) learned: bool,
     /// The leaves of the samples given: what a leaf that refuses is handed first.
     pub(super) from_samples: Vec<Sample>,
+    /// The maps and sequences of the samples given: what a place read through serde's
+    /// buffering is handed first, so that a sample is judged there by the rule the trace's
+    /// own values are.
+    pub(super) sample_values: Vec<Sample>,
     /// The key of each distinct type by serde name and visitor type: a generic struct with
     /// two parameters is two shapes.
     pub(super) identities: BTreeMap<(String, &'static str), String>,
@@ -788,6 +906,17 @@ impl State {
         search.sampling.then(|| search.current.tree.clone())
     }
 
+    /// The place `key` searches is read through serde's buffering: from now on it is also
+    /// handed the samples' maps and sequences.
+    pub(super) fn buffered(&mut self, key: &str) {
+        if let Some(search) = self.searches.get_mut(key) {
+            if !search.buffered {
+                search.buffered = true;
+                search.hand_samples(&self.sample_values);
+            }
+        }
+    }
+
     /// A run went through: every place it read accepts what it was handed. True when a
     /// place searches on (for the other variants of what it accepts).
     pub(super) fn accept_run(&mut self) -> bool {
@@ -806,9 +935,24 @@ impl State {
             search.tried.insert(value.to_bytes());
             let lineage = search.current.lineage.clone();
             search.resolve_fills(&lineage);
+            // A value from elsewhere (a sample's) that holds something where a fill was made
+            // built what the fill asked for.
+            let names = value.named_variants(&self.tag_keys);
+            for fill in search.fills.iter_mut().filter(|f| !f.resolved) {
+                fill.resolved = fill.filled_by(&value, &names);
+            }
             if !search.sampling {
                 // A collection traced as a type: it needs no search.
                 search.settled = true;
+                continue;
+            }
+            if search.current.probe {
+                // The word probed is no enum's: nothing new.
+                if search.next() {
+                    more = true;
+                } else {
+                    search.settle();
+                }
                 continue;
             }
             // New: a word (a tag, a key) or a kind of value (one of `deserialize_any`'s
@@ -817,7 +961,7 @@ impl State {
             let new_kind = !search.accepted.iter().any(|a| a.kind() == value.kind());
             let new_word = words(&value).iter().any(|w| !known.contains(w));
             let repeat = !new_kind && !search.current.reshaped && !new_word;
-            if repeat {
+            if repeat && !search.current.sampled {
                 search.repeats += 1;
             }
             for outer in value.named_variants(&self.tag_keys) {
@@ -851,6 +995,9 @@ impl State {
                     search.reshapes.push(value);
                 }
             } else if !search.accepted.contains(&value) {
+                if search.current.from_sample {
+                    search.given.push(value.clone());
+                }
                 search.accepted.push(value);
             }
             // Other guesses at the value just found are not tried; other variants are, and
@@ -861,9 +1008,13 @@ impl State {
             // Breadth over the variants: what parts from the value found earliest (another
             // variant of an outer enum) goes on top, so that a search deep in one variant's
             // content does not spend its tries before the variants after it are built.
-            search
-                .stack
-                .sort_by_key(|c| std::cmp::Reverse(c.shared_lineage(&found)));
+            // A sample's probes stay on top: each asks about a value known to be valid.
+            search.stack.sort_by_key(|c| {
+                (
+                    c.probe || c.answer,
+                    std::cmp::Reverse(c.shared_lineage(&found)),
+                )
+            });
             let explores = search.kind != Searching::Leaf;
             // Nils only in a value naming a tagged variant: what the ledger's line for that
             // variant needs built (an `Option` left `None` in an untagged value says nothing).
@@ -872,7 +1023,7 @@ impl State {
             // Not from a repeat: a value that accepts anything (an unknown key's) would be
             // filled without end.
             if explores && !repeat {
-                let filled: Vec<Candidate> = found
+                let filled: Vec<(Candidate, _)> = found
                     .tree
                     .paths()
                     .into_iter()
@@ -893,17 +1044,23 @@ impl State {
                     })
                     .filter_map(|(p, one)| {
                         let mut c = found.clone();
+                        // Filled in a sample's value: its first refusal names what the
+                        // collection holds, most often a type built already.
+                        c.answer = found.sampled;
                         c.reshaped = false;
+                        let nil = matches!(c.tree.at(&p)?, Sample::Nil);
                         *c.tree.at_mut(&p)? = one;
+                        let at = steps_to(&c.tree, &p);
                         let mut element = p.clone();
                         element.push(0);
                         c.recent.retain(|r| !r.starts_with(&p));
                         c.recent.push(element);
                         c.names_variant = true;
-                        Some(c)
+                        Some((c, (at, nil)))
                     })
                     .collect();
                 let count = filled.len();
+                let (filled, wheres): (Vec<Candidate>, Vec<_>) = filled.into_iter().unzip();
                 search.push_refined(filled);
                 let names: Vec<String> = found
                     .tree
@@ -918,10 +1075,14 @@ impl State {
                         .iter()
                         .rev()
                         .take(count)
-                        .map(|c| Fill {
+                        .zip(wheres)
+                        .map(|(c, (at, nil))| Fill {
                             lineage: c.lineage.clone(),
                             tree: c.tree.to_bytes(),
                             names: names.clone(),
+                            at,
+                            nil,
+                            holds: None,
                             resolved: false,
                         })
                         // One tried already comes from elsewhere: its fate is that one's.
@@ -946,6 +1107,7 @@ impl State {
                             return None;
                         }
                         let mut c = found.clone();
+                        c.answer = false;
                         *c.tree.at_mut(&p)? = sequence;
                         c.recent.retain(|r| !r.starts_with(&p));
                         c.recent.push(p);
@@ -956,6 +1118,12 @@ impl State {
                     })
                     .collect();
                 search.push_refined(sequences);
+            }
+            // A sample's value: each word in it probed, to find the enums read inside it
+            // from serde's buffer and take their other variants there.
+            if found.from_sample {
+                let probes = found.probes();
+                search.push_refined(probes);
             }
             if explores && search.repeats < MAX_REPEATS && search.next() {
                 more = true;
@@ -1115,12 +1283,22 @@ impl State {
                 _ => false,
             },
         };
-        let Some(key) = self
-            .read
-            .iter()
-            .rev()
-            .find(|key| self.searches.get(*key).is_some_and(own_tag))
-        else {
+        // A place whose variants its tag named before names the same ones again: a list of
+        // others comes from an enum inside that was handed the outer tag's word.
+        let its_own_names = |key: &str| {
+            let prefix = format!("{key}::");
+            let known: Vec<&str> = self
+                .requests
+                .keys()
+                .filter_map(|k| k.strip_prefix(&prefix))
+                .filter(|rest| !rest.contains("::") && !rest.contains('.'))
+                .collect();
+            known.is_empty() || names.iter().all(|n| known.contains(&n.as_str()))
+        };
+        let Some(key) = self.read.iter().rev().find(|key| {
+            self.searches.get(*key).is_some_and(own_tag)
+                && (self.searches[*key].kind == Searching::Leaf || its_own_names(key))
+        }) else {
             self.reveal_enum_in_content(&unknown, &names);
             return;
         };
@@ -1177,6 +1355,14 @@ impl State {
         else {
             return;
         };
+        // The place's own variants (its tag displaced from the first entry, where the own
+        // tag's refusal is looked for): no enum inside it, and every one is a line already.
+        if names
+            .iter()
+            .all(|name| self.requests.contains_key(&format!("{key}::{name}")))
+        {
+            return;
+        }
         let Some(search) = self.searches.get_mut(&key) else {
             return;
         };
@@ -1248,11 +1434,11 @@ impl State {
                             .into()
                     })
                 } else if request.emptied {
-                    NodeTrace::SeenInPart(
+                    NodeTrace::PartlyBuilt(
                         "read through serde's buffering, it was accepted only with a \
                             collection inside it empty, an option none, or an enum inside it \
-                            in some of its variants: no value tried for the rest was accepted, \
-                            so what they hold was never built"
+                            in some of its variants, in every value tried and every sample's: \
+                            what the rest holds was never built"
                             .into(),
                     )
                 } else if let Some(said) = self.gaps.get(key) {
@@ -1316,10 +1502,19 @@ impl State {
             };
             // An enum read inside it with a variant no accepted value took: that variant's
             // content was never built.
+            // An enum is one type wherever it is read in the content (a value may hold it at
+            // another path, in another form): a variant taken at any of its places built it.
             let untaken = search.inside.get(variant).is_some_and(|enums| {
-                enums
-                    .values()
-                    .any(|e| e.variants.iter().any(|v| !e.taken.contains(v)))
+                let mut taken: BTreeMap<&[String], BTreeSet<&String>> = BTreeMap::new();
+                // An enum listing the variant itself is the place's own (its tag read as
+                // one) or the same enum inside itself: its variants are lines of their own.
+                let own = |variants: &[String]| variants.iter().any(|v| v == variant);
+                for ((variants, _), e) in enums.iter().filter(|((v, _), _)| !own(v)) {
+                    taken.entry(variants).or_default().extend(&e.taken);
+                }
+                taken
+                    .iter()
+                    .any(|(variants, taken)| variants.iter().any(|v| !taken.contains(v)))
             });
             let mut naming = search.accepted.iter().filter(|s| names_it(s)).peekable();
             if naming.peek().is_some() {
@@ -1360,6 +1555,7 @@ impl State {
         search.sampling = true;
         search.stack.clear();
         search.push_refined(names);
+        search.hand_samples(&self.sample_values);
         search.next()
     }
 
@@ -1500,6 +1696,9 @@ mod tests {
             lineage,
             tree: tree.to_vec(),
             names: names.iter().map(|n| n.to_string()).collect(),
+            at: None,
+            nil: false,
+            holds: None,
             resolved: false,
         };
         search.fills = vec![
