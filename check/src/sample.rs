@@ -184,7 +184,6 @@ impl Sample {
             .collect()
     }
 
-    /// What kind of value this is, in serde's words for an unexpected value.
     /// The words that could be a tagged enum's variant in this value: its map's str values
     /// (an internally or adjacently tagged enum's tag), or a sequence's first str (an
     /// adjacently tagged enum read as a sequence).
@@ -195,18 +194,28 @@ impl Sample {
         tag_keys: &std::collections::BTreeSet<String>,
     ) -> Vec<&str> {
         match self {
-            Sample::Map(entries) => entries
-                .iter()
-                .filter(|(k, _)| match k {
-                    Sample::Str(k) => tag_keys.contains(k),
-                    Sample::Int(0) => true,
-                    _ => false,
-                })
-                .filter_map(|(_, v)| match v {
-                    Sample::Str(s) => Some(s.as_str()),
-                    _ => None,
-                })
-                .collect(),
+            Sample::Map(entries) => {
+                let named: Vec<&str> = entries
+                    .iter()
+                    .filter(|(k, _)| match k {
+                        Sample::Str(k) => tag_keys.contains(k),
+                        Sample::Int(0) => true,
+                        _ => false,
+                    })
+                    .filter_map(|(_, v)| match v {
+                        Sample::Str(s) => Some(s.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                // Two words where serde reads one tag: which one it read is not known here
+                // (an index key is a tag only to an adjacently tagged enum), so neither is
+                // said to be named.
+                if named.len() > 1 {
+                    Vec::new()
+                } else {
+                    named
+                }
+            }
             Sample::Array(items) => match items.first() {
                 Some(Sample::Str(s)) => vec![s.as_str()],
                 _ => Vec::new(),
@@ -215,6 +224,7 @@ impl Sample {
         }
     }
 
+    /// What kind of value this is, in serde's words for an unexpected value.
     pub(crate) fn kind(&self) -> Kind {
         match self {
             Sample::Nil => Kind::Nil,
@@ -704,5 +714,17 @@ mod tests {
         // Index 0 is the tag of an adjacently tagged enum read as a map.
         let by_index = Sample::Map(vec![(Sample::Int(0), Sample::Str("Data".into()))]);
         assert_eq!(by_index.named_variants(&tags), ["Data"]);
+    }
+
+    #[test]
+    fn a_map_with_two_words_where_serde_reads_one_tag_names_neither() {
+        // An internally tagged enum reads `t` and takes index 0 as content; an adjacently
+        // tagged one reads both as its tag and refuses the map. Which it is is not known.
+        let sample = Sample::Map(vec![
+            (Sample::Int(0), Sample::Str("Data".into())),
+            (Sample::Str("t".into()), Sample::Str("Ping".into())),
+        ]);
+        let tags = std::collections::BTreeSet::from(["t".to_string()]);
+        assert!(sample.named_variants(&tags).is_empty());
     }
 }
