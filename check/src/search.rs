@@ -861,8 +861,7 @@ mod tests {
             Sample::Str(UNKNOWN_NAME.into()),
             Sample::Str("id-123456".into()),
         )]));
-        let message =
-            format!("unknown variant `{UNKNOWN_NAME}`, expected `Everyone` or `Member`");
+        let message = format!("unknown variant `{UNKNOWN_NAME}`, expected `Everyone` or `Member`");
         let values: Vec<String> = refine(&c, &message)
             .iter()
             .map(|c| c.tree.to_string())
