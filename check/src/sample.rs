@@ -195,25 +195,17 @@ impl Sample {
     ) -> Vec<&str> {
         match self {
             Sample::Map(entries) => {
-                let named: Vec<&str> = entries
-                    .iter()
-                    .filter(|(k, _)| match k {
-                        Sample::Str(k) => tag_keys.contains(k),
-                        Sample::Int(0) => true,
-                        _ => false,
-                    })
-                    .filter_map(|(_, v)| match v {
-                        Sample::Str(s) => Some(s.as_str()),
-                        _ => None,
-                    })
-                    .collect();
-                // Two words where serde reads one tag: which one it read is not known here
-                // (an index key is a tag only to an adjacently tagged enum), so neither is
-                // said to be named.
-                if named.len() > 1 {
-                    Vec::new()
-                } else {
-                    named
+                let mut under_tag_keys = entries.iter().filter(|(k, _)| match k {
+                    Sample::Str(k) => tag_keys.contains(k),
+                    Sample::Int(0) => true,
+                    _ => false,
+                });
+                // Two entries where serde reads one tag: which one it read is not known here
+                // (an index key is a tag only to an adjacently tagged enum; a tag may be
+                // written as a variant's index), so neither is said to be named.
+                match (under_tag_keys.next(), under_tag_keys.next()) {
+                    (Some((_, Sample::Str(word))), None) => vec![word.as_str()],
+                    _ => Vec::new(),
                 }
             }
             Sample::Array(items) => match items.first() {
@@ -726,5 +718,20 @@ mod tests {
         ]);
         let tags = std::collections::BTreeSet::from(["t".to_string()]);
         assert!(sample.named_variants(&tags).is_empty());
+    }
+
+    #[test]
+    fn a_tag_written_as_a_variant_index_makes_a_word_beside_it_name_nothing() {
+        // Serde reads a tag of `0` as the enum's first variant; the word "Data" under another
+        // tag key is not what it read, and which variant index 0 is is not known here.
+        let sample = Sample::Map(vec![
+            (Sample::Str("kind".into()), Sample::Str("Data".into())),
+            (Sample::Str("t".into()), Sample::Int(0)),
+        ]);
+        let tags = std::collections::BTreeSet::from(["t".to_string(), "kind".to_string()]);
+        assert!(sample.named_variants(&tags).is_empty());
+        // A tag as bytes or an index alone names no word either.
+        let alone = Sample::Map(vec![(Sample::Str("t".into()), Sample::Int(2))]);
+        assert!(alone.named_variants(&tags).is_empty());
     }
 }

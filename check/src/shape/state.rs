@@ -8,7 +8,7 @@ use serde::de;
 
 use super::{Container, Shape, Unseen, UnseenKind, MAX_RUNS};
 use crate::sample::Sample;
-use crate::search::{probes, refine, Branch, Candidate};
+use crate::search::{probes, refine, Branch, Candidate, UNKNOWN_NAME};
 
 /// An error of the tracer, or of the type's `Deserialize` during a trace.
 #[derive(Debug)]
@@ -1303,7 +1303,11 @@ impl State {
             return;
         };
         if let Some(Sample::Map(entries)) = self.searches.get(key).map(|s| &s.current.tree) {
-            if let Some((Sample::Str(tag), _)) = entries.first() {
+            // A probe's word is the kit's own, never a type's tag.
+            if let Some((Sample::Str(tag), _)) = entries
+                .first()
+                .filter(|(k, _)| *k != Sample::Str(UNKNOWN_NAME.into()))
+            {
                 self.tag_keys.insert(tag.clone());
             }
         }
