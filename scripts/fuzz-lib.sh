@@ -2,7 +2,7 @@
 # is built and run. Source it; it defines functions and the settings below.
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-HARDPACK="$REPO/target/release/hardpack"
+. "$REPO/scripts/cli-lib.sh"
 DICT="$REPO/corpus/msgpack.dict"
 # The longest input libFuzzer makes for a target is max_len_for's answer: twice its largest
 # generated seed, at least MIN_MAX_LEN (a bomb just past the depth limit is 130 bytes; the
@@ -47,11 +47,6 @@ max_len_for() {
   local len=$(( ${largest:-0} * 2 ))
   [ "$len" -ge "$MIN_MAX_LEN" ] || len=$MIN_MAX_LEN
   echo "$len"
-}
-
-# build_cli: the hardpack command (repro, targets), release.
-build_cli() {
-  cargo build --release -q -p hardpack-cli --manifest-path "$REPO/Cargo.toml"
 }
 
 # load_targets: TARGETS=(every fuzz target), read from the harness through `hardpack targets`
