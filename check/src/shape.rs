@@ -426,19 +426,32 @@ fn trace_naming(
         let mut asked = false;
         let learnt = aliases::learn_all(&unsure, |listed, question| {
             asked = true;
-            runs += 1;
-            let escapes = state.escapes.clone();
-            state.begin_run();
-            state.exploring = unsure[listed].within.clone();
-            state.question = Some((listed, question));
-            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                run_once(&mut state, &mut ShapeOf::default())
-            }));
-            state.question = None;
-            // The places a question emptied (to hand the struct the smallest value of each
-            // field) are emptied for that question only: one may lead to the next struct asked.
-            state.escapes = escapes;
-            state.answer.take()
+            // Asked first with each place read as the searches stand; where that run stops
+            // before the struct, again with none: a trace that failed leaves its searches
+            // handing values that refuse (a map without a field at the root).
+            for without_searches in [false, true] {
+                runs += 1;
+                let escapes = state.escapes.clone();
+                let searches = without_searches.then(|| std::mem::take(&mut state.searches));
+                state.begin_run();
+                state.exploring = unsure[listed].within.clone();
+                state.question = Some((listed, question.clone()));
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    run_once(&mut state, &mut ShapeOf::default())
+                }));
+                state.question = None;
+                // The places a question emptied (to hand the struct the smallest value of
+                // each field) are emptied for that question only: one may lead to the next
+                // struct asked.
+                state.escapes = escapes;
+                if let Some(searches) = searches {
+                    state.searches = searches;
+                }
+                if let Some(answer) = state.answer.take() {
+                    return Some(answer);
+                }
+            }
+            None
         });
         if asked {
             // Traced again, every request named by the field it reads, and nothing of the

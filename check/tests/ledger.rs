@@ -545,6 +545,35 @@ fn a_struct_variant_field_is_named_by_its_name_not_by_an_alias_listed_before_it(
     );
 }
 
+#[derive(Debug, Deserialize)]
+#[allow(dead_code)]
+struct Entry {
+    on: bool,
+    #[serde(rename = "r_level", alias = "a_level")]
+    level: u8,
+}
+
+/// Every run of its `Deserialize` is refused: the token is an `Id`, which the tracer cannot
+/// guess, and it comes after the map of entries.
+#[derive(Debug, Deserialize)]
+#[allow(dead_code)]
+struct Registry {
+    entries: BTreeMap<String, Entry>,
+    token: Id,
+}
+
+#[test]
+fn a_field_is_named_by_its_name_in_a_type_every_run_of_which_is_refused() {
+    let report = check::<Registry>().run();
+    assert_eq!(
+        places_under(&report, "Entry."),
+        ["Entry.on", "Entry.r_level"],
+        "{}",
+        report.text()
+    );
+    assert!(!report.is_hardened());
+}
+
 #[test]
 fn a_sample_keyed_by_aliases_closes_the_fields_they_name() {
     // {"f0_alias": 1, "a_count": 2, "ids": ["id-000001"]}

@@ -13,6 +13,10 @@
 //   sequence of a struct with an alias of its own: asking the outer struct's names left the
 //   sequence empty for the runs after, so the inner struct's names were never asked, and a
 //   sample's field was named by the alias listed at its position.
+// - kept_10035860226912055833_t049, _t104: a struct with an alias (and a rename) inside a type
+//   whose every run is refused: the searches the failed trace left handed the root a map
+//   without its first field in the runs that ask a struct its names, so none reached it, and
+//   its fields were named by the names serde lists, in position (an alias for the next field).
 
 pub mod kept_10421755049_t124 {
     #![allow(clippy::all, non_camel_case_types, dead_code, unused_imports)]
@@ -826,5 +830,248 @@ fn kept_1795953473_t061_d_refused_variant() {
         1795953473,
         &kept_1795953473_t061::TRUTH,
         kept_1795953473_t061::samples(),
+    )
+}
+pub mod kept_10035860226912055833_t049 {
+    #![allow(clippy::all, non_camel_case_types, dead_code, unused_imports)]
+    use super::ser_ignored;
+    use hardpack_check_proof::{Planted, RefusedVariant, Truth};
+    use serde::{Deserialize, Serialize};
+    #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+    pub struct T49K5(pub String);
+    impl<'de> Deserialize<'de> for T49K5 {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let s = String::deserialize(d)?;
+            if s == "a507e34a96fa5a4d" {
+                Ok(T49K5(s))
+            } else {
+                Err(serde::de::Error::custom("not the secret"))
+            }
+        }
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub struct T49S0 {
+        pub f0: T49N1,
+        pub f1: T49S2,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub struct T49N1(pub Vec<T49S0>);
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub struct T49S2 {
+        pub f0: T49E3,
+        #[serde(alias = "f1_alias")]
+        pub f1: String,
+        pub f2: T49G6<Vec<serde_json::Value>, Box<T49K5>>,
+        #[serde(rename = "r_f3")]
+        pub f3: std::collections::BTreeMap<String, bool>,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    #[serde(untagged)]
+    pub enum T49E3 {
+        T49E3V0(bool),
+        T49E3V1(i64),
+        T49E3V2,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub struct T49G6<A, B> {
+        pub a: A,
+        pub b: B,
+        pub n: u8,
+    }
+    pub type Root = T49S0;
+    pub fn samples() -> Vec<Root> {
+        vec![T49S0 {
+            f0: T49N1(Vec::new()),
+            f1: T49S2 {
+                f0: T49E3::T49E3V0(true),
+                f1: "text".to_string(),
+                f2: T49G6 {
+                    a: vec![serde_json::json!({"k": [1, "v"]})],
+                    b: Box::new(T49K5("a507e34a96fa5a4d".to_string())),
+                    n: 3,
+                },
+                f3: std::collections::BTreeMap::from([("key".to_string(), true)]),
+            },
+        }]
+    }
+    pub const TRUTH: Truth = Truth {
+        index: 49,
+        planted: &[
+            Planted {
+                hidden_by: &[],
+                what: "untagged",
+                names: &["T49S2.f0"],
+                region: &[
+                    "",
+                    "T49S0.f0",
+                    "T49N1.0",
+                    "T49N1.0[]",
+                    "T49S0.f1",
+                    "T49S2.f0",
+                    "T49S2.f1",
+                    "T49S2.f2",
+                    "T49G6.a",
+                    "T49G6.a[]",
+                    "T49G6.b",
+                    "T49G6.b",
+                    "T49G6.n",
+                    "T49S2.r_f3",
+                    "T49S2.r_f3{key}",
+                    "T49S2.r_f3{}",
+                ],
+            },
+            Planted {
+                hidden_by: &[],
+                what: "opaque",
+                names: &["T49G6.a[]"],
+                region: &["T49G6.a[]"],
+            },
+            Planted {
+                hidden_by: &[],
+                what: "validating",
+                names: &["T49G6.b"],
+                region: &[
+                    "",
+                    "T49S0.f0",
+                    "T49N1.0",
+                    "T49N1.0[]",
+                    "T49S0.f1",
+                    "T49S2.f0",
+                    "T49S2.f1",
+                    "T49S2.f2",
+                    "T49G6.a",
+                    "T49G6.a[]",
+                    "T49G6.b",
+                    "T49G6.b",
+                    "T49G6.n",
+                    "T49S2.r_f3",
+                    "T49S2.r_f3{key}",
+                    "T49S2.r_f3{}",
+                ],
+            },
+        ],
+        holds: &[&[0, 1, 2]],
+        subset: &[0],
+        refused_variant: None,
+    };
+}
+#[test]
+fn kept_10035860226912055833_t049_a_no_samples() {
+    no_samples::<kept_10035860226912055833_t049::Root>(
+        10035860226912055833,
+        &kept_10035860226912055833_t049::TRUTH,
+    )
+}
+#[test]
+fn kept_10035860226912055833_t049_b_every_sample() {
+    every_sample::<kept_10035860226912055833_t049::Root>(
+        10035860226912055833,
+        &kept_10035860226912055833_t049::TRUTH,
+        kept_10035860226912055833_t049::samples(),
+    )
+}
+#[test]
+fn kept_10035860226912055833_t049_c_some_samples() {
+    some_samples::<kept_10035860226912055833_t049::Root>(
+        10035860226912055833,
+        &kept_10035860226912055833_t049::TRUTH,
+        kept_10035860226912055833_t049::samples(),
+    )
+}
+pub mod kept_10035860226912055833_t104 {
+    #![allow(clippy::all, non_camel_case_types, dead_code, unused_imports)]
+    use super::ser_ignored;
+    use hardpack_check_proof::{Planted, RefusedVariant, Truth};
+    use serde::{Deserialize, Serialize};
+    #[allow(non_snake_case)]
+    fn T104K3_with<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+        let s = String::deserialize(d)?;
+        if s == "739d40ad372a6b16" {
+            Ok(s)
+        } else {
+            Err(serde::de::Error::custom("not the secret"))
+        }
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub struct T104S0 {
+        pub f0: std::collections::BTreeMap<String, T104S1>,
+        #[serde(deserialize_with = "T104K3_with")]
+        pub f1: String,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub struct T104S1 {
+        pub f0: bool,
+        #[serde(rename = "r_f1", alias = "a_f1")]
+        pub f1: T104S2,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub struct T104S2 {
+        #[serde(rename = "r_f0")]
+        pub f0: u8,
+    }
+    pub type Root = T104S0;
+    pub fn samples() -> Vec<Root> {
+        vec![T104S0 {
+            f0: std::collections::BTreeMap::from([(
+                "key".to_string(),
+                T104S1 {
+                    f0: true,
+                    f1: T104S2 { f0: 7u8 },
+                },
+            )]),
+            f1: "739d40ad372a6b16".to_string(),
+        }]
+    }
+    pub const TRUTH: Truth = Truth {
+        index: 104,
+        planted: &[Planted {
+            hidden_by: &[],
+            what: "validating",
+            names: &["T104S0.f1"],
+            region: &[
+                "",
+                "T104S0.f0",
+                "T104S0.f0{key}",
+                "T104S0.f0{}",
+                "T104S1.f0",
+                "T104S1.r_f1",
+                "T104S2.r_f0",
+                "T104S0.f1",
+            ],
+        }],
+        holds: &[&[0]],
+        subset: &[0],
+        refused_variant: None,
+    };
+}
+#[test]
+fn kept_10035860226912055833_t104_a_no_samples() {
+    no_samples::<kept_10035860226912055833_t104::Root>(
+        10035860226912055833,
+        &kept_10035860226912055833_t104::TRUTH,
+    )
+}
+#[test]
+fn kept_10035860226912055833_t104_b_every_sample() {
+    every_sample::<kept_10035860226912055833_t104::Root>(
+        10035860226912055833,
+        &kept_10035860226912055833_t104::TRUTH,
+        kept_10035860226912055833_t104::samples(),
+    )
+}
+#[test]
+fn kept_10035860226912055833_t104_c_some_samples() {
+    some_samples::<kept_10035860226912055833_t104::Root>(
+        10035860226912055833,
+        &kept_10035860226912055833_t104::TRUTH,
+        kept_10035860226912055833_t104::samples(),
     )
 }
