@@ -409,6 +409,15 @@ impl Search {
             c.sampled = true;
             self.stack.push(c);
         }
+        // The plain value of each kind still to try goes first: whether every kind is taken
+        // (by a catch-all) is what says the place is opaque, and a catch-all takes each
+        // sample's value too, which would spend the tries before them.
+        let kinds = probes();
+        let (plain, rest): (Vec<Candidate>, Vec<Candidate>) = std::mem::take(&mut self.stack)
+            .into_iter()
+            .partition(|c| !c.from_sample && kinds.contains(&c.tree));
+        self.stack = rest;
+        self.stack.extend(plain);
     }
 
     /// Back to what it is known to accept (or its first value), for good.

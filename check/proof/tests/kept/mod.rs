@@ -17,6 +17,10 @@
 //   whose every run is refused: the searches the failed trace left handed the root a map
 //   without its first field in the runs that ask a struct its names, so none reached it, and
 //   its fields were named by the names serde lists, in position (an alias for the next field).
+// - kept_18006458626223535503_t027: an untagged enum with a catch-all, inside a variant no
+//   sample of the subset holds: the samples' values handed to its search (each taken by the
+//   catch-all) spent the tries before the plain value of every kind, so the place was not
+//   seen to take everything, and was said built.
 
 pub mod kept_10421755049_t124 {
     #![allow(clippy::all, non_camel_case_types, dead_code, unused_imports)]
@@ -1073,5 +1077,305 @@ fn kept_10035860226912055833_t104_c_some_samples() {
         10035860226912055833,
         &kept_10035860226912055833_t104::TRUTH,
         kept_10035860226912055833_t104::samples(),
+    )
+}
+pub mod kept_18006458626223535503_t027 {
+    #![allow(clippy::all, non_camel_case_types, dead_code, unused_imports)]
+    use super::ser_ignored;
+    use hardpack_check_proof::{Planted, RefusedVariant, Truth};
+    use serde::{Deserialize, Serialize};
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub enum T27E0 {
+        T27E0V0,
+        T27E0V1(T27G3<f64, T27E1>),
+        T27E0V2(T27E4, u32),
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    #[serde(untagged)]
+    pub enum T27E1 {
+        T27E1V0(bool),
+        T27E1V1 { f0: u32, f1: bool, f2: String },
+        T27E1Other(serde_json::Value),
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub struct T27G3<A, B> {
+        pub a: A,
+        pub b: B,
+        pub n: u8,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub enum T27E4 {
+        T27E4V0,
+        T27E4V1(T27G9<T27S5, String>, i64),
+        T27E4V2(f64, f64),
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub struct T27S5 {
+        pub f0: T27E6,
+        #[serde(default)]
+        pub f1: String,
+        #[serde(default)]
+        pub f2: u8,
+        pub f3: i64,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub enum T27E6 {
+        T27E6V0,
+        T27E6V1 { f0: T27E7, f1: String },
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub enum T27E7 {
+        T27E7V0,
+        T27E7V1 {
+            f0: T27E8,
+            f1: u32,
+            #[serde(rename = "r_f2")]
+            f2: u8,
+            f3: bool,
+        },
+        T27E7V2 {
+            f0: bool,
+            #[serde(rename = "r_f1")]
+            f1: String,
+        },
+        T27E7V3(i64),
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub enum T27E8 {
+        T27E8V0,
+        T27E8V1(String),
+        T27E8V2 { f0: Vec<T27E8>, f1: i64 },
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub struct T27G9<A, B> {
+        pub a: A,
+        pub b: B,
+        pub n: u8,
+    }
+    pub type Root = T27E0;
+    pub fn samples() -> Vec<Root> {
+        vec![
+            T27E0::T27E0V0,
+            T27E0::T27E0V1(T27G3 {
+                a: 1.5f64,
+                b: T27E1::T27E1V0(true),
+                n: 3,
+            }),
+            T27E0::T27E0V2(T27E4::T27E4V0, 70_000u32),
+            T27E0::T27E0V2(
+                T27E4::T27E4V1(
+                    T27G9 {
+                        a: T27S5 {
+                            f0: T27E6::T27E6V0,
+                            f1: "text".to_string(),
+                            f2: 7u8,
+                            f3: -5i64,
+                        },
+                        b: "text".to_string(),
+                        n: 3,
+                    },
+                    -5i64,
+                ),
+                70_000u32,
+            ),
+            T27E0::T27E0V2(
+                T27E4::T27E4V1(
+                    T27G9 {
+                        a: T27S5 {
+                            f0: T27E6::T27E6V1 {
+                                f0: T27E7::T27E7V0,
+                                f1: "text".to_string(),
+                            },
+                            f1: "text".to_string(),
+                            f2: 7u8,
+                            f3: -5i64,
+                        },
+                        b: "text".to_string(),
+                        n: 3,
+                    },
+                    -5i64,
+                ),
+                70_000u32,
+            ),
+            T27E0::T27E0V2(
+                T27E4::T27E4V1(
+                    T27G9 {
+                        a: T27S5 {
+                            f0: T27E6::T27E6V1 {
+                                f0: T27E7::T27E7V1 {
+                                    f0: T27E8::T27E8V0,
+                                    f1: 70_000u32,
+                                    f2: 7u8,
+                                    f3: true,
+                                },
+                                f1: "text".to_string(),
+                            },
+                            f1: "text".to_string(),
+                            f2: 7u8,
+                            f3: -5i64,
+                        },
+                        b: "text".to_string(),
+                        n: 3,
+                    },
+                    -5i64,
+                ),
+                70_000u32,
+            ),
+            T27E0::T27E0V2(
+                T27E4::T27E4V1(
+                    T27G9 {
+                        a: T27S5 {
+                            f0: T27E6::T27E6V1 {
+                                f0: T27E7::T27E7V1 {
+                                    f0: T27E8::T27E8V1("text".to_string()),
+                                    f1: 70_000u32,
+                                    f2: 7u8,
+                                    f3: true,
+                                },
+                                f1: "text".to_string(),
+                            },
+                            f1: "text".to_string(),
+                            f2: 7u8,
+                            f3: -5i64,
+                        },
+                        b: "text".to_string(),
+                        n: 3,
+                    },
+                    -5i64,
+                ),
+                70_000u32,
+            ),
+            T27E0::T27E0V2(
+                T27E4::T27E4V1(
+                    T27G9 {
+                        a: T27S5 {
+                            f0: T27E6::T27E6V1 {
+                                f0: T27E7::T27E7V1 {
+                                    f0: T27E8::T27E8V2 {
+                                        f0: Vec::new(),
+                                        f1: -5i64,
+                                    },
+                                    f1: 70_000u32,
+                                    f2: 7u8,
+                                    f3: true,
+                                },
+                                f1: "text".to_string(),
+                            },
+                            f1: "text".to_string(),
+                            f2: 7u8,
+                            f3: -5i64,
+                        },
+                        b: "text".to_string(),
+                        n: 3,
+                    },
+                    -5i64,
+                ),
+                70_000u32,
+            ),
+            T27E0::T27E0V2(
+                T27E4::T27E4V1(
+                    T27G9 {
+                        a: T27S5 {
+                            f0: T27E6::T27E6V1 {
+                                f0: T27E7::T27E7V2 {
+                                    f0: true,
+                                    f1: "text".to_string(),
+                                },
+                                f1: "text".to_string(),
+                            },
+                            f1: "text".to_string(),
+                            f2: 7u8,
+                            f3: -5i64,
+                        },
+                        b: "text".to_string(),
+                        n: 3,
+                    },
+                    -5i64,
+                ),
+                70_000u32,
+            ),
+            T27E0::T27E0V2(
+                T27E4::T27E4V1(
+                    T27G9 {
+                        a: T27S5 {
+                            f0: T27E6::T27E6V1 {
+                                f0: T27E7::T27E7V3(-5i64),
+                                f1: "text".to_string(),
+                            },
+                            f1: "text".to_string(),
+                            f2: 7u8,
+                            f3: -5i64,
+                        },
+                        b: "text".to_string(),
+                        n: 3,
+                    },
+                    -5i64,
+                ),
+                70_000u32,
+            ),
+            T27E0::T27E0V2(T27E4::T27E4V2(1.5f64, 1.5f64), 70_000u32),
+        ]
+    }
+    pub const TRUTH: Truth = Truth {
+        index: 27,
+        planted: &[Planted {
+            hidden_by: &[],
+            what: "untagged",
+            names: &["T27E0::T27E0V1", "T27G3.b"],
+            region: &[
+                "T27E0::T27E0V1",
+                "T27E0::T27E0V1",
+                "T27G3.a",
+                "T27G3.b",
+                "T27G3.n",
+            ],
+        }],
+        holds: &[&[], &[0], &[], &[], &[], &[], &[], &[], &[], &[], &[]],
+        subset: &[0, 3, 6, 7, 8, 9],
+        refused_variant: Some(RefusedVariant {
+            name: "T27E8V1",
+            key: "T27E8::T27E8V1",
+            region: &["T27E8::T27E8V1", "T27E8::T27E8V1"],
+        }),
+    };
+}
+#[test]
+fn kept_18006458626223535503_t027_a_no_samples() {
+    no_samples::<kept_18006458626223535503_t027::Root>(
+        18006458626223535503,
+        &kept_18006458626223535503_t027::TRUTH,
+    )
+}
+#[test]
+fn kept_18006458626223535503_t027_b_every_sample() {
+    every_sample::<kept_18006458626223535503_t027::Root>(
+        18006458626223535503,
+        &kept_18006458626223535503_t027::TRUTH,
+        kept_18006458626223535503_t027::samples(),
+    )
+}
+#[test]
+fn kept_18006458626223535503_t027_c_some_samples() {
+    some_samples::<kept_18006458626223535503_t027::Root>(
+        18006458626223535503,
+        &kept_18006458626223535503_t027::TRUTH,
+        kept_18006458626223535503_t027::samples(),
+    )
+}
+#[test]
+fn kept_18006458626223535503_t027_d_refused_variant() {
+    refused_variant::<kept_18006458626223535503_t027::Root>(
+        18006458626223535503,
+        &kept_18006458626223535503_t027::TRUTH,
+        kept_18006458626223535503_t027::samples(),
     )
 }
