@@ -8,7 +8,9 @@ HARDPACK="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/target/release/hardpa
 # its release test step builds the harness: its steps check what the command does, and
 # optimisation changes none of it (the release profile's wrapping arithmetic and missing
 # debug assertions are kept). Nothing else sets it: a command that measures, or that a user
-# runs, is built as users build it.
+# runs, is built as users build it. The command scripts/test leaves in target/release is
+# that unoptimised build until the next `cargo build --release` (or build_cli) rebuilds it:
+# its timings in `audit` are not the shipped command's.
 build_cli() {
   local config=()
   [ -z "${HARDPACK_CLI_HARNESS_OPT_LEVEL:-}" ] \
