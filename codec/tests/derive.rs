@@ -1033,6 +1033,60 @@ fn a_variant_is_named_by_its_name_its_bytes_or_its_index() {
         .starts_with("invalid type: map, expected tuple variant Shape::Line"));
 }
 
+/// A variant named by a str is compared where it lies, and a nil stepped over: the same value
+/// or the same error at the same place as the serde path's, under every decoder (a str
+/// limit of 3 bytes refuses `Line`; a depth of 3 refuses the `Option`'s content).
+#[test]
+fn a_variant_named_by_a_str_and_a_nil_are_read_as_the_serde_path_reads_them() {
+    let str_of = |name: &str| {
+        let mut bytes = vec![0xa0 | name.len() as u8];
+        bytes.extend_from_slice(name.as_bytes());
+        bytes
+    };
+    let in_array = |items: &[Vec<u8>]| {
+        let mut bytes = vec![0x90 | items.len() as u8];
+        items.iter().for_each(|item| bytes.extend_from_slice(item));
+        bytes
+    };
+    let dot = str_of("Dot");
+    let documents = [
+        dot.clone(),
+        // A tuple variant, and a struct variant, named as a unit variant is.
+        str_of("Line"),
+        str_of("Box"),
+        // No variant's name, one a byte short of one, and not UTF-8.
+        str_of("Do"),
+        str_of("Dots"),
+        vec![0xa3, b'D', 0xff, b't'],
+        // The same name in the str 8 form, and cut short.
+        vec![0xd9, 3, b'D', b'o', b't'],
+        dot[..2].to_vec(),
+        in_array(&[dot.clone(), str_of("Box"), dot.clone()]),
+        in_array(&[vec![0xc0], dot.clone(), vec![0xc0]]),
+        in_array(&[in_array(&[in_array(std::slice::from_ref(&dot))])]),
+        in_array(&[in_array(&[in_array(&[vec![0xc0]])])]),
+    ];
+    for document in &documents {
+        for decoder in decoders() {
+            same_outcome::<Shape>(&decoder, document);
+            same_outcome::<Option<Shape>>(&decoder, document);
+            same_outcome::<Vec<Shape>>(&decoder, document);
+            same_outcome::<Vec<Option<Shape>>>(&decoder, document);
+            same_outcome::<Vec<Vec<Vec<Option<Shape>>>>>(&decoder, document);
+            same_outcome::<Vec<Option<u8>>>(&decoder, document);
+        }
+    }
+    let read = |i: usize| hardpack::derive::from_slice::<Vec<Shape>>(&documents[i]);
+    assert_eq!(
+        read(8).unwrap_err().to_string(),
+        "invalid type: unit variant, expected struct variant at byte 5, depth 1"
+    );
+    assert_eq!(
+        hardpack::derive::from_slice::<Vec<Option<Shape>>>(&documents[9]).unwrap(),
+        [None, Some(Shape::Dot), None]
+    );
+}
+
 // Values with a bound on their bytes (numbers, and structs, tuples, arrays and enums of them)
 // are written into room reserved for their bound; the bytes must be rmp-serde's
 // and the serde path's all the same, in every form of every leaf and header.

@@ -31,7 +31,7 @@ use serde::de::{self, Deserialize, IntoDeserializer, Visitor};
 use super::access::Paid;
 use super::deserializer::Deserializer;
 use super::error::DeError;
-use super::field_key::FieldKey;
+use super::field_key::{same_bytes, FieldKey};
 use super::item::Kind;
 use crate::decode::read::check_len;
 use crate::decode::Decoder;
@@ -1233,6 +1233,21 @@ pub fn enumeration<'de, T, const STRICT: bool>(
     variants: &'static [&'static str],
     read: impl FnOnce(usize, Variant<'_, 'de, STRICT>) -> Result<T, DeError>,
 ) -> Result<T, DeError> {
+    if !STRICT {
+        // A unit variant's name, compared where it lies: a str that equals a name is UTF-8,
+        // so the general read's UTF-8 check (most of a short name's cost) is not needed.
+        // Anything else, a name no variant has included, is left to that read.
+        if let Some((bytes, len)) = de.reader.peek_str_bytes() {
+            if let Some(index) = variants
+                .iter()
+                .position(|v| same_bytes(v.as_bytes(), bytes))
+            {
+                let (offset, depth) = (de.reader.cursor().position(), de.open.depth);
+                de.reader.skip_peeked(len);
+                return read(index, Variant { de: None }).map_err(|e| e.placed(offset, depth));
+            }
+        }
+    }
     let item = de.next_in_recursion()?;
     let (offset, depth) = (item.offset, item.depth);
     let result = match item.kind {
@@ -1442,7 +1457,13 @@ impl<'de, T: Decode<'de>> Decode<'de> for Option<T> {
     fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError> {
         // As `deserialize_option`: a look at the marker, not a read.
         if de.reader.cursor().peek_u8() == Some(marker::NIL) {
-            de.next_in_recursion()?;
+            if STRICT {
+                // Strict mode follows every item (which are a map's keys).
+                de.next_in_recursion()?;
+            } else {
+                // A nil has no check to pass: the byte seen is the whole item.
+                de.reader.skip_peeked(1);
+            }
             return Ok(None);
         }
         de.within_wrapper(|de| T::decode(de)).map(Some)

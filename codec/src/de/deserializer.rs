@@ -182,20 +182,29 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
     /// Reads the content of an `Option` holding a value or of a newtype struct with `read`,
     /// as one more level of recursion: refused, where the content starts, when the open
     /// containers and wrappers are already `max_depth` deep.
+    #[inline(always)]
     pub(super) fn within_wrapper<T>(
         &mut self,
         read: impl FnOnce(&mut Self) -> Result<T, DeError>,
     ) -> Result<T, DeError> {
-        check_len(
+        if let Err(kind) = check_len(
             self.reader.limits(),
             Limit::Depth,
             self.open.levels().saturating_add(1),
-        )
-        .map_err(|kind| DeError::new(kind, self.position(), self.open.depth))?;
+        ) {
+            return Err(self.refused_here(kind));
+        }
         self.open.wrappers = self.open.wrappers.saturating_add(1);
         let result = read(self);
         self.open.wrappers = self.open.wrappers.saturating_sub(1);
         result
+    }
+
+    /// A refusal placed where the reader stands.
+    #[cold]
+    #[inline(never)]
+    fn refused_here(&self, kind: ErrorKind) -> DeError {
+        DeError::new(kind, self.position(), self.open.depth)
     }
 
     /// Charges `bytes` for what starts where the reader stands.

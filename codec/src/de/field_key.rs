@@ -57,10 +57,10 @@ impl<'de, const STRICT: bool> de::Deserializer<'de> for FieldKey<'_, 'de, STRICT
     forward_to_main!();
 }
 
-/// `a == b`, for a field name: up to 16 bytes compared in two loads a side that overlap
+/// `a == b`, for a field or variant name: up to 16 bytes compared in two loads a side that overlap
 /// (no call into `bcmp`), longer ones as slices.
 #[inline(always)]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let len = a.len();
     if len != b.len() {
         return false;
