@@ -80,6 +80,17 @@ pub trait Decode<'de>: Sized {
     /// or tuple of them, the arrays it opens.
     #[doc(hidden)]
     const PLAIN: Plain = Plain::SCALAR;
+
+    /// Reads the longest run it can of up to `left` elements in their plain form from the
+    /// start of `rest` into `values`, many at a time, and gives the bytes and the elements it
+    /// read: what `left` calls of [`peek_plain`](Self::peek_plain) would read, or the first
+    /// of them. A sequence's loop calls it before its element-at-a-time read.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn peek_plain_run(rest: &'de [u8], left: usize, values: &mut Vec<Self>) -> (usize, usize) {
+        let _ = (rest, left, values);
+        (0, 0)
+    }
 }
 
 /// What the checks on a plain value's read (see [`Decode::peek_plain`]) come to: how many
@@ -1382,7 +1393,6 @@ leaf_decode!(
     String,
     (),
     bool: peek_bool,
-    u8: peek_integer::<u8>,
     u16: peek_integer::<u16>,
     u32: peek_integer::<u32>,
     u64: peek_integer::<u64>,
@@ -1395,6 +1405,139 @@ leaf_decode!(
     f32: peek_f32,
     f64: peek_f64,
 );
+
+impl<'de> Decode<'de> for u8 {
+    #[inline(always)]
+    fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError> {
+        <u8 as Deserialize<'de>>::deserialize(de)
+    }
+
+    fn from_byte(byte: u8) -> Result<Self, DeError> {
+        bin_element(byte)
+    }
+
+    #[inline(always)]
+    fn peek_plain(rest: &'de [u8]) -> Option<(Self, usize)> {
+        peek_integer::<u8>(rest)
+    }
+
+    #[inline(always)]
+    fn peek_plain_run(rest: &'de [u8], left: usize, values: &mut Vec<u8>) -> (usize, usize) {
+        u8_run(rest, left, values)
+    }
+}
+
+/// Bit `i` set where byte `i` of `word` (little-endian) has its high bit set.
+#[inline(always)]
+fn high_bits(word: u64) -> u32 {
+    // Each high bit multiplied up to its own place in the top byte; no two sums carry.
+    (((word & 0x8080_8080_8080_8080) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+}
+
+/// Bit `i` set where byte `i` of `word` is `uint 8`'s marker.
+#[inline(always)]
+fn uint8_markers(word: u64) -> u32 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let zero_where_marker = word ^ (u64::from(marker::UINT8) * 0x0101_0101_0101_0101);
+    // A byte's high bit is set exactly where it is zero (no borrow crosses bytes).
+    let zero = !(((zero_where_marker & LOW7).wrapping_add(LOW7)) | zero_where_marker | LOW7);
+    high_bits(zero)
+}
+
+/// For each set of `uint 8` markers among 8 bytes that start at an element: which of them
+/// start an element (a marker's next byte is its value, every other byte starts one).
+const ELEMENT_STARTS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut markers = 0;
+    while markers < 256 {
+        let mut starts = 0u8;
+        let mut next_starts = true;
+        let mut i = 0;
+        while i < 8 {
+            if next_starts {
+                starts |= 1 << i;
+            }
+            next_starts = !(next_starts && markers & (1 << i) != 0);
+            i += 1;
+        }
+        // Within bounds: `markers` counts to the table's length.
+        #[allow(clippy::indexing_slicing)]
+        {
+            table[markers] = starts;
+        }
+        markers += 1;
+    }
+    table
+};
+
+/// A run of `u8` elements in the two forms rmp-serde writes them in (a positive fixint, or
+/// `uint 8` and the byte), read eight bytes at a time without a branch on each element's
+/// form, which random bytes mispredict half the time: the elements starting in the eight
+/// bytes, each a fixint or a marker (a marker's value may be the ninth byte), found from
+/// where the markers are; every byte but the markers is a value. Stops before eight bytes
+/// holding any other item, or with fewer than eight elements left; it never grows
+/// `values` past the room the sequence reserved for its elements (the element-at-a-time
+/// read does the rest).
+#[inline(always)]
+fn u8_run(rest: &[u8], left: usize, values: &mut Vec<u8>) -> (usize, usize) {
+    let at = values.len();
+    let room = values
+        .capacity()
+        .saturating_sub(at)
+        .min(left.saturating_add(16));
+    if left < 8 || room < 16 {
+        return (0, 0);
+    }
+    // The room zeroed once, each value written over the next place, the rest cut back.
+    values.resize(at.saturating_add(room), 0);
+    let (mut read, mut elements) = (0, 0);
+    if let Some(out) = values.get_mut(at..) {
+        while left.saturating_sub(elements) >= 8 {
+            let (Some(&bytes), Some(place)) = (
+                rest.get(read..).and_then(|r| r.first_chunk::<9>()),
+                out.get_mut(elements..)
+                    .and_then(|o| o.first_chunk_mut::<16>()),
+            ) else {
+                break;
+            };
+            let [word @ .., _] = bytes;
+            let word = u64::from_le_bytes(word);
+            if word & 0x8080_8080_8080_8080 == 0 {
+                // Eight fixints (small values, the commonest run): the bytes themselves.
+                let (eight, _) = place.split_at_mut(8);
+                eight.copy_from_slice(&word.to_le_bytes());
+                read = read.saturating_add(8);
+                elements = elements.saturating_add(8);
+                continue;
+            }
+            let markers = uint8_markers(word);
+            let starts = u32::from(
+                ELEMENT_STARTS
+                    .get((markers & 0xff) as usize)
+                    .copied()
+                    .unwrap_or(0),
+            );
+            if starts & high_bits(word) & !markers != 0 {
+                // An element in some other form: read one at a time.
+                break;
+            }
+            // The last byte a marker starting an element: its value is the ninth.
+            let spills = (starts & markers) >> 7;
+            let kept = !(starts & markers) & 0xff | spills << 8;
+            let mut n: usize = 0;
+            for (i, &byte) in bytes.iter().enumerate() {
+                if let Some(slot) = place.get_mut(n & 15) {
+                    *slot = byte;
+                }
+                n = n.wrapping_add(((kept >> i) & 1) as usize);
+            }
+            read = read.saturating_add(8).saturating_add(spills as usize);
+            elements = elements.saturating_add(n);
+        }
+    }
+    values.truncate(at.saturating_add(elements));
+    (read, elements)
+}
 
 #[inline(always)]
 fn peek_bool(rest: &[u8]) -> Option<(bool, usize)> {
@@ -1552,6 +1695,9 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
                 // slice held here; the first element that is not one is read by its type.
                 let mut rest = de.reader.cursor().rest();
                 let before = rest.len();
+                let (bytes, elements) = T::peek_plain_run(rest, left, &mut values);
+                rest = rest.get(bytes..).unwrap_or_default();
+                left = left.saturating_sub(elements);
                 while left > 0 {
                     let Some((value, n)) = T::peek_plain(rest) else {
                         break;
