@@ -442,6 +442,33 @@ proptest! {
         }
     }
 
+    /// A long run of small bytes is written as the bytes themselves, any other a byte at a
+    /// time: the same bytes as rmp-serde's, for runs all small and with one large byte
+    /// anywhere, short and long, as a `Vec`, an array and inside a tuple, and into a buffer
+    /// that already holds something.
+    #[test]
+    fn a_sequence_of_bytes_is_written_as_rmp_serde_writes_it(
+        small in proptest::collection::vec(0u8..0x80, 0..1100),
+        mixed in proptest::collection::vec(
+            prop_oneof![0u8..0x80, any::<u8>(), Just(0xcc), Just(0x80)], 0..40),
+        large_at in proptest::option::of(any::<usize>()),
+    ) {
+        let mut bytes = [small, mixed].concat();
+        if let (Some(at), false) = (large_at, bytes.is_empty()) {
+            let at = at % bytes.len();
+            bytes[at] = 0x80;
+        }
+        let written = writes_as_serde(&bytes);
+        prop_assert_eq!(hardpack::derive::from_slice::<Vec<u8>>(&written).unwrap(), bytes.clone());
+        if let Ok(array) = <[u8; 19]>::try_from(&bytes[..bytes.len().min(19)]) {
+            writes_as_serde(&array);
+        }
+        let pair = (bytes.len() as u32, bytes.clone());
+        let mut out = vec![0xc0];
+        pair.encode(&mut out).unwrap();
+        prop_assert_eq!(&out[1..], &rmp_serde::to_vec(&pair).unwrap()[..]);
+    }
+
     #[test]
     fn the_two_paths_agree_on_any_bytes(doc in proptest::collection::vec(any::<u8>(), 0..64)) {
         all_agree(&doc);

@@ -249,6 +249,19 @@ pub trait Encode {
         out.get_mut(..written.len())?.copy_from_slice(&written);
         Some(written.len())
     }
+
+    /// Writes the elements of a sequence of the type, its header already written.
+    #[doc(hidden)]
+    #[inline]
+    fn encode_items(items: &[Self], out: &mut Vec<u8>) -> Result<(), EncodeError>
+    where
+        Self: Sized,
+    {
+        match Self::MAX_LEN {
+            Some(bound) if bound <= BOUNDED_ITEM => write_bounded_items(items, bound, out),
+            _ => items.iter().try_for_each(|value| value.encode(out)),
+        }
+    }
 }
 
 /// The writer of a bounded encoding (see [`Encode::MAX_LEN`]): the slice of room reserved for
@@ -2022,7 +2035,6 @@ fn write_isize(i: isize, out: &mut impl header::Sink) {
 }
 
 leaf_encode! {
-    u8 => header::write_u8, 2;
     u16 => write_unsigned, 3;
     u32 => write_unsigned, 5;
     u64 => write_unsigned, 9;
@@ -2035,6 +2047,37 @@ leaf_encode! {
     bool => header::write_bool, 1;
     f32 => header::write_f32, 5;
     f64 => header::write_f64, 9;
+}
+
+impl Encode for u8 {
+    const MAX_LEN: Option<usize> = Some(2);
+
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        header::write_u8(*self, out);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
+        let mut out = Bounded::new(out, Self::MAX_LEN)?;
+        header::write_u8(*self, &mut out);
+        out.done()
+    }
+
+    /// A long run of small values (each its own positive fixint) as the bytes themselves,
+    /// the other runs a value at a time (a short one's copy costs more than it saves).
+    #[inline]
+    fn encode_items(items: &[u8], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        for run in items.chunks(BOUNDED_RUN) {
+            if run.len() >= 32 && run.iter().all(|&byte| byte < 0x80) {
+                out.extend_from_slice(run);
+            } else {
+                write_bounded_items(run, 2, out)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Encode for u128 {
@@ -2157,10 +2200,7 @@ const BOUNDED_ITEM: usize = 128;
 #[inline]
 fn write_seq<T: Encode>(items: &[T], out: &mut Vec<u8>) -> Result<(), EncodeError> {
     write_array_len(items.len(), out)?;
-    match T::MAX_LEN {
-        Some(bound) if bound <= BOUNDED_ITEM => write_bounded_items(items, bound, out),
-        _ => items.iter().try_for_each(|value| value.encode(out)),
-    }
+    T::encode_items(items, out)
 }
 
 impl<T: Encode> Encode for Vec<T> {
