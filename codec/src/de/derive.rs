@@ -155,7 +155,18 @@ impl Plain {
 #[doc(hidden)]
 #[inline(always)]
 pub fn plain_array(rest: &[u8], count: usize) -> Option<&[u8]> {
-    let (len, header) = match *rest.first()? {
+    let (len, header) = array_header(rest)?;
+    if len != count {
+        return None;
+    }
+    rest.get(header..)
+}
+
+/// The length of the array whose header (in any of its forms) starts `rest`, and the
+/// header's length; `None` for anything else.
+#[inline(always)]
+pub(super) fn array_header(rest: &[u8]) -> Option<(usize, usize)> {
+    Some(match *rest.first()? {
         m @ 0x90..=0x9f => (usize::from(m & 0x0f), 1),
         marker::ARRAY16 => (
             usize::from(u16::from_be_bytes(*rest.get(1..)?.first_chunk()?)),
@@ -166,11 +177,7 @@ pub fn plain_array(rest: &[u8], count: usize) -> Option<&[u8]> {
             5,
         ),
         _ => return None,
-    };
-    if len != count {
-        return None;
-    }
-    rest.get(header..)
+    })
 }
 
 /// A value of `T` in its plain form (see [`Decode::peek_plain`]) where the reader stands,
@@ -883,19 +890,24 @@ pub fn struct_begin<const STRICT: bool>(
     de: &mut Deserializer<'_, STRICT>,
     size: usize,
 ) -> Result<Option<Seq>, DeError> {
-    if !matches!(
-        de.reader.cursor().peek_u8(),
-        Some(0x90..=0x9f | marker::ARRAY16 | marker::ARRAY32)
-    ) {
-        return Ok(None);
-    }
-    let item = de.next_in_recursion()?;
-    de.charge_at(size, item.offset, item.depth)?;
-    let len = item.len();
+    let (offset, depth, len) = match de.array_passing_checks() {
+        Some(array) => array,
+        None => {
+            if !matches!(
+                de.reader.cursor().peek_u8(),
+                Some(0x90..=0x9f | marker::ARRAY16 | marker::ARRAY32)
+            ) {
+                return Ok(None);
+            }
+            let item = de.next_in_recursion()?;
+            (item.offset, item.depth, item.len())
+        }
+    };
+    de.charge_at(size, offset, depth)?;
     let around = de.open.enter(len);
     Ok(Some(Seq {
-        offset: item.offset,
-        depth: item.depth,
+        offset,
+        depth,
         len,
         around,
     }))
@@ -1686,14 +1698,20 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
     /// read; reserved from the size hint as serde reserves.
     #[inline]
     fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError> {
-        let item = de.next_in_recursion()?;
-        let (offset, depth) = (item.offset, item.depth);
-        match item.kind {
-            Kind::Array => {}
-            Kind::Bin => return bin_as_vec(de, item.bytes).map_err(|e| e.placed(offset, depth)),
-            _ => return refuse(de, item, &"a sequence"),
-        }
-        let len = item.len();
+        let (offset, depth, len) = match de.array_passing_checks() {
+            Some(array) => array,
+            None => {
+                let item = de.next_in_recursion()?;
+                let (offset, depth) = (item.offset, item.depth);
+                match item.kind {
+                    Kind::Array => (offset, depth, item.len()),
+                    Kind::Bin => {
+                        return bin_as_vec(de, item.bytes).map_err(|e| e.placed(offset, depth))
+                    }
+                    _ => return refuse(de, item, &"a sequence"),
+                }
+            }
+        };
         let around = de.open.enter(len);
         let mut values = Vec::with_capacity(cautious::<T>(de.hint(len)));
         if len > 0 {

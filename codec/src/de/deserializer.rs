@@ -173,6 +173,36 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         Ok(sink.item)
     }
 
+    /// Reads the next item where it is an array header (in any form) that passes every
+    /// check the general read makes on one (`max_array_len`, room for its elements and for
+    /// what the open containers still expect after it, `max_depth`), entered as that read
+    /// enters it; gives where it starts, the depth there and its length. `None`, nothing
+    /// read, for anything else, a refusal included, and in strict mode (which checks each
+    /// header's form): the general read reads it.
+    #[inline(always)]
+    #[cfg(feature = "derive")]
+    pub(super) fn array_passing_checks(&mut self) -> Option<(usize, usize, usize)> {
+        if STRICT {
+            return None;
+        }
+        let rest = self.reader.cursor().rest();
+        let (len, header) = super::derive::array_header(rest)?;
+        let limits = self.reader.limits();
+        let passes = check_len(limits, Limit::ArrayLen, len).is_ok()
+            && len.saturating_add(self.open.pending_after_current())
+                <= rest.len().saturating_sub(header)
+            && check_len(limits, Limit::Depth, self.open.levels().saturating_add(1)).is_ok();
+        if !passes {
+            return None;
+        }
+        let start = (self.reader.cursor().position(), self.open.depth);
+        self.reader.skip_peeked(header);
+        if len > 0 {
+            self.open.depth = self.open.depth.saturating_add(1);
+        }
+        Some((start.0, start.1, len))
+    }
+
     /// A container the reader opened has had all its children read.
     #[inline(always)]
     pub(super) fn close(&mut self) {
