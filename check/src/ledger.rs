@@ -31,7 +31,8 @@ pub enum Open {
     /// It refuses without saying what it wants (an untagged enum): what it holds is seen only
     /// through a sample.
     SeenInPart(String),
-    /// Built, but no payload got there under the decoder checked.
+    /// Built, but no payload got there under the decoder checked (each refused, or broke
+    /// the decoder, before it).
     Unreached,
     /// Only samples the decoder refused hold it: the sample and the decoder's error.
     InsideRefusedSample {
@@ -58,9 +59,10 @@ impl Open {
             }
             Open::SeenInPart(why) => format!("seen in part: {why}; give a sample holding it"),
             Open::Unreached => format!(
-                "never reached under {decoder}: every document holding it was refused before \
-                 it, so no attack there tested anything; give samples the decoder accepts, \
-                 or check that it reads the format the payloads are written in"
+                "never reached under {decoder}: every document holding it was refused, or \
+                 broke the decoder, before it, so no attack there tested anything; give \
+                 samples the decoder accepts, or check that it reads the format the payloads \
+                 are written in"
             ),
             Open::InsideRefusedSample { sample, error } => format!(
                 "only inside the sample {sample}, which {decoder} refused ({error}); give a \
