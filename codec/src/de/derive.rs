@@ -1,21 +1,27 @@
 //! The derive path: what `#[derive(Decode, Encode)]` generates code against.
 //!
 //! A derived `Decode` reads its fields straight from the [`Deserializer`] into locals, with
-//! no visitor between the reader and the type. It is not a second decoder: every item is
-//! read by the same reader step as on the serde path (depth, the seven limits, the room
-//! check), the budget is charged the same bytes at the same places, and each container is
-//! entered and left as the serde path enters and leaves it, so a document decodes to the
-//! same value, or fails with the same error at the same offset, on both paths. Leaves
-//! (integers, floats, strs, bytes, `()`) are read by their serde `Deserialize` on the same
-//! deserializer: one definition of each leaf's forms and messages.
+//! no visitor between the reader and the type. It is not a second decoder: an item is read
+//! by the same reader step as on the serde path (depth, the seven limits, the room check),
+//! the budget is charged the same bytes at the same places, and each container is entered
+//! and left as the serde path enters and leaves it, so a document decodes to the same value,
+//! or fails with the same error at the same offset, on both paths. Leaves (integers, floats,
+//! strs, bytes, `()`) are read by their serde `Deserialize` on the same deserializer: one
+//! definition of each leaf's forms and messages.
 //!
-//! One shortcut, for speed: a *plain* value (a number or a bool, or a struct or tuple of
-//! plain values read from an array of exactly its fields) is read whole from the bytes
-//! ahead ([`Decode::peek_plain`]), with no call between its fields, when every check its
-//! headers would make passes: the depth it reaches, its widest array against
-//! `max_array_len`, the room after it, and its headers' charges, all known from its type
-//! ([`Plain`]). Anything else, a value that would fail any check included, is read as above,
-//! so the errors are the general read's.
+//! Shortcuts, for speed, each taken outside strict mode only and only where every check the
+//! reader step would make passes; anything else, a value that would fail a check included,
+//! is read as above, so the errors are the general read's:
+//! - a *plain* value (a number or a bool, or a struct or tuple of plain values read from an
+//!   array of exactly its fields) is read whole from the bytes ahead
+//!   ([`Decode::peek_plain`]), with no call between its fields, when the depth it reaches,
+//!   its widest array against `max_array_len`, the room after it and its headers' charges,
+//!   all known from its type ([`Plain`]), pass; a sequence of `u8` many elements at a time
+//!   ([`Decode::peek_plain_run`]);
+//! - an array header (a `Vec`'s, a struct's) whose length, room and depth pass is read by a
+//!   peek of its own;
+//! - a unit variant's name is compared with the variants' where it lies (a str equal to a
+//!   name needs no UTF-8 check), and an `Option`'s nil is stepped over.
 //!
 //! The encoding is [`Serializer`](crate::ser::Serializer)'s, byte for byte: rmp-serde's
 //! default (a struct as the array of its fields, an enum's unit variant as its name and
