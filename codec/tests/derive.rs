@@ -442,6 +442,27 @@ proptest! {
         }
     }
 
+    /// Long sequences of bools, read eight at a time: runs of `false` and `true`, a few
+    /// other items among them, claimed lengths a little off the real one.
+    #[test]
+    fn a_long_sequence_of_bools_is_read_as_the_serde_path_reads_it(
+        items in proptest::collection::vec(prop_oneof![
+            8 => Just(0xc2u8), 8 => Just(0xc3u8), 1 => Just(0xc0u8), 1 => Just(0x01u8),
+            1 => Just(0xc1u8)], 0..60),
+        claim_off in -2i64..=2,
+        cut in 0usize..3,
+    ) {
+        let claimed = (items.len() as i64 + claim_off).max(0) as u16;
+        let mut doc = vec![0xdc];
+        doc.extend_from_slice(&claimed.to_be_bytes());
+        doc.extend_from_slice(&items);
+        doc.truncate(doc.len().saturating_sub(cut));
+        for decoder in decoders() {
+            same_outcome::<Vec<bool>>(&decoder, &doc);
+            same_outcome::<(Vec<bool>, Vec<bool>)>(&decoder, &[&[0x92][..], &doc, &doc].concat());
+        }
+    }
+
     /// A long run of small bytes is written as the bytes themselves, any other a byte at a
     /// time: the same bytes as rmp-serde's, for runs all small and with one large byte
     /// anywhere, short and long, as a `Vec`, an array and inside a tuple, and into a buffer
@@ -1089,6 +1110,39 @@ fn a_variant_is_named_by_its_name_its_bytes_or_its_index() {
         .unwrap_err()
         .to_string()
         .starts_with("invalid type: map, expected tuple variant Shape::Line"));
+}
+
+/// Runs read many elements at a time end where the sequence does: every length up to 40
+/// of bools and of bytes (small and large), each claimed as itself and up to 9 more or fewer,
+/// so that a run would cross the sequence's end if it miscounted.
+#[test]
+fn a_run_read_many_at_a_time_ends_where_its_sequence_ends() {
+    for len in 0..=40usize {
+        let bools: Vec<u8> = (0..len).map(|i| 0xc2 | (i % 3 == 0) as u8).collect();
+        let bytes: Vec<u8> = (0..len)
+            .flat_map(|i| {
+                if i % 3 == 0 {
+                    vec![0xcc, 0x80 | i as u8]
+                } else {
+                    vec![i as u8]
+                }
+            })
+            .collect();
+        let small: Vec<u8> = (0..len as u8).collect();
+        for claimed in len.saturating_sub(9)..=len + 9 {
+            for items in [&bools, &bytes, &small] {
+                let mut doc = vec![0xdc];
+                doc.extend_from_slice(&(claimed as u16).to_be_bytes());
+                doc.extend_from_slice(items);
+                for decoder in decoders() {
+                    same_outcome::<Vec<bool>>(&decoder, &doc);
+                    same_outcome::<Vec<u8>>(&decoder, &doc);
+                    same_outcome::<(Vec<bool>, u8)>(&decoder, &[&[0x92][..], &doc].concat());
+                    same_outcome::<(Vec<u8>, u8)>(&decoder, &[&[0x92][..], &doc].concat());
+                }
+            }
+        }
+    }
 }
 
 /// A variant named by a str is compared where it lies, and a nil stepped over: the same value

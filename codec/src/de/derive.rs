@@ -16,8 +16,8 @@
 //!   array of exactly its fields) is read whole from the bytes ahead
 //!   ([`Decode::peek_plain`]), with no call between its fields, when the depth it reaches,
 //!   its widest array against `max_array_len`, the room after it and its headers' charges,
-//!   all known from its type ([`Plain`]), pass; a sequence of `u8` many elements at a time
-//!   ([`Decode::peek_plain_run`]);
+//!   all known from its type ([`Plain`]), pass; a sequence of `u8` or `bool` many elements
+//!   at a time ([`Decode::peek_plain_run`]);
 //! - an array header (a `Vec`'s, a struct's) whose length, room and depth pass is read by a
 //!   peek of its own;
 //! - a unit variant's name is compared with the variants' where it lies (a str equal to a
@@ -1423,7 +1423,6 @@ leaf_decode!(
     char,
     String,
     (),
-    bool: peek_bool,
     u16: peek_integer::<u16>,
     u32: peek_integer::<u32>,
     u64: peek_integer::<u64>,
@@ -1455,6 +1454,42 @@ impl<'de> Decode<'de> for u8 {
     #[inline(always)]
     fn peek_plain_run(rest: &'de [u8], left: usize, values: &mut Vec<u8>) -> (usize, usize) {
         u8_run(rest, left, values)
+    }
+}
+
+impl<'de> Decode<'de> for bool {
+    #[inline(always)]
+    fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError> {
+        <bool as Deserialize<'de>>::deserialize(de)
+    }
+
+    fn from_byte(byte: u8) -> Result<Self, DeError> {
+        bin_element(byte)
+    }
+
+    #[inline(always)]
+    fn peek_plain(rest: &'de [u8]) -> Option<(Self, usize)> {
+        peek_bool(rest)
+    }
+
+    /// Eight bools at a time: eight bytes each `false` or `true`, whose low bit is the value.
+    #[inline(always)]
+    fn peek_plain_run(rest: &'de [u8], left: usize, values: &mut Vec<bool>) -> (usize, usize) {
+        let mut read: usize = 0;
+        while left.saturating_sub(read) >= 8 {
+            let Some(&eight) = rest.get(read..).and_then(|r| r.first_chunk::<8>()) else {
+                break;
+            };
+            // `false` and `true` differ only in the low bit.
+            if u64::from_le_bytes(eight) | 0x0101_0101_0101_0101
+                != u64::from(marker::TRUE) * 0x0101_0101_0101_0101
+            {
+                break;
+            }
+            values.extend_from_slice(&eight.map(|byte| byte & 1 == 1));
+            read = read.saturating_add(8);
+        }
+        (read, read)
     }
 }
 
