@@ -1390,9 +1390,10 @@ pub fn write_str(text: &str, out: &mut Vec<u8>) -> Result<(), EncodeError> {
 /// Leaves: read by their serde `Deserialize` on the same deserializer. Numbers and bools
 /// (each given with its peek) are also peeked in the forms that read to a value of the type
 /// as the serde path's fast paths take them: a float of the type's own width, an integer of
-/// any width whose value the type holds (as its visitor converts it), a bool.
+/// any width whose value the type holds (as its visitor converts it), a bool; and those
+/// given a run's read, many elements of a sequence at a time.
 macro_rules! leaf_decode {
-    ($($ty:ty $(: $peek:expr)?),* $(,)?) => {
+    ($($ty:ty $(: $peek:expr $(=> $run:expr)?)?),* $(,)?) => {
         $(
             impl<'de> Decode<'de> for $ty {
                 #[inline(always)]
@@ -1411,6 +1412,17 @@ macro_rules! leaf_decode {
                     fn peek_plain(rest: &'de [u8]) -> Option<(Self, usize)> {
                         $peek(rest)
                     }
+
+                    $(
+                        #[inline(always)]
+                        fn peek_plain_run(
+                            rest: &'de [u8],
+                            left: usize,
+                            values: &mut Vec<Self>,
+                        ) -> (usize, usize) {
+                            $run(rest, left, values)
+                        }
+                    )?
                 )?
             }
         )*
@@ -1423,6 +1435,8 @@ leaf_decode!(
     char,
     String,
     (),
+    bool: peek_bool => bool_run,
+    u8: peek_integer::<u8> => u8_run,
     u16: peek_integer::<u16>,
     u32: peek_integer::<u32>,
     u64: peek_integer::<u64>,
@@ -1436,61 +1450,24 @@ leaf_decode!(
     f64: peek_f64,
 );
 
-impl<'de> Decode<'de> for u8 {
-    #[inline(always)]
-    fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError> {
-        <u8 as Deserialize<'de>>::deserialize(de)
-    }
-
-    fn from_byte(byte: u8) -> Result<Self, DeError> {
-        bin_element(byte)
-    }
-
-    #[inline(always)]
-    fn peek_plain(rest: &'de [u8]) -> Option<(Self, usize)> {
-        peek_integer::<u8>(rest)
-    }
-
-    #[inline(always)]
-    fn peek_plain_run(rest: &'de [u8], left: usize, values: &mut Vec<u8>) -> (usize, usize) {
-        u8_run(rest, left, values)
-    }
-}
-
-impl<'de> Decode<'de> for bool {
-    #[inline(always)]
-    fn decode<const STRICT: bool>(de: &mut Deserializer<'de, STRICT>) -> Result<Self, DeError> {
-        <bool as Deserialize<'de>>::deserialize(de)
-    }
-
-    fn from_byte(byte: u8) -> Result<Self, DeError> {
-        bin_element(byte)
-    }
-
-    #[inline(always)]
-    fn peek_plain(rest: &'de [u8]) -> Option<(Self, usize)> {
-        peek_bool(rest)
-    }
-
-    /// Eight bools at a time: eight bytes each `false` or `true`, whose low bit is the value.
-    #[inline(always)]
-    fn peek_plain_run(rest: &'de [u8], left: usize, values: &mut Vec<bool>) -> (usize, usize) {
-        let mut read: usize = 0;
-        while left.saturating_sub(read) >= 8 {
-            let Some(&eight) = rest.get(read..).and_then(|r| r.first_chunk::<8>()) else {
-                break;
-            };
-            // `false` and `true` differ only in the low bit.
-            if u64::from_le_bytes(eight) | 0x0101_0101_0101_0101
-                != u64::from(marker::TRUE) * 0x0101_0101_0101_0101
-            {
-                break;
-            }
-            values.extend_from_slice(&eight.map(|byte| byte & 1 == 1));
-            read = read.saturating_add(8);
+/// Eight bools at a time: eight bytes each `false` or `true`, whose low bit is the value.
+#[inline(always)]
+fn bool_run(rest: &[u8], left: usize, values: &mut Vec<bool>) -> (usize, usize) {
+    let mut read: usize = 0;
+    while left.saturating_sub(read) >= 8 {
+        let Some(&eight) = rest.get(read..).and_then(|r| r.first_chunk::<8>()) else {
+            break;
+        };
+        // `false` and `true` differ only in the low bit.
+        if u64::from_le_bytes(eight) | 0x0101_0101_0101_0101
+            != u64::from(marker::TRUE) * 0x0101_0101_0101_0101
+        {
+            break;
         }
-        (read, read)
+        values.extend_from_slice(&eight.map(|byte| byte & 1 == 1));
+        read = read.saturating_add(8);
     }
+    (read, read)
 }
 
 /// Bit `i` set where byte `i` of `word` (little-endian) has its high bit set.
