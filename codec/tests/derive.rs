@@ -390,6 +390,28 @@ fn the_two_paths_agree_on_every_document_and_its_truncations() {
     }
 }
 
+/// An array 16 claiming `len + claim_off` elements (at least none), then `body` less its
+/// last `cut` bytes.
+fn sequence(len: usize, claim_off: i64, body: &[u8], cut: usize) -> Vec<u8> {
+    let claimed = (len as i64 + claim_off).max(0) as u16;
+    let mut doc = vec![0xdc];
+    doc.extend_from_slice(&claimed.to_be_bytes());
+    doc.extend_from_slice(body);
+    doc.truncate(doc.len().saturating_sub(cut));
+    doc
+}
+
+/// The two paths agree on `doc` read as a `Vec<T>`, and on two of it in a pair.
+fn sequences_agree<T>(doc: &[u8])
+where
+    T: for<'de> Deserialize<'de> + for<'de> Decode<'de> + Serialize + std::fmt::Debug,
+{
+    for decoder in decoders() {
+        same_outcome::<Vec<T>>(&decoder, doc);
+        same_outcome::<(Vec<T>, Vec<T>)>(&decoder, &[&[0x92][..], doc, doc].concat());
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(if cfg!(debug_assertions) { 300 } else { 3000 }))]
 
@@ -431,15 +453,7 @@ proptest! {
                 _ => body.push(*value),
             }
         }
-        let claimed = (elements.len() as i64 + claim_off).max(0) as u16;
-        let mut doc = vec![0xdc];
-        doc.extend_from_slice(&claimed.to_be_bytes());
-        doc.extend_from_slice(&body);
-        doc.truncate(doc.len().saturating_sub(cut));
-        for decoder in decoders() {
-            same_outcome::<Vec<u8>>(&decoder, &doc);
-            same_outcome::<(Vec<u8>, Vec<u8>)>(&decoder, &[&[0x92][..], &doc, &doc].concat());
-        }
+        sequences_agree::<u8>(&sequence(elements.len(), claim_off, &body, cut));
     }
 
     /// Long sequences of bools, read eight at a time: runs of `false` and `true`, a few
@@ -452,15 +466,7 @@ proptest! {
         claim_off in -2i64..=2,
         cut in 0usize..3,
     ) {
-        let claimed = (items.len() as i64 + claim_off).max(0) as u16;
-        let mut doc = vec![0xdc];
-        doc.extend_from_slice(&claimed.to_be_bytes());
-        doc.extend_from_slice(&items);
-        doc.truncate(doc.len().saturating_sub(cut));
-        for decoder in decoders() {
-            same_outcome::<Vec<bool>>(&decoder, &doc);
-            same_outcome::<(Vec<bool>, Vec<bool>)>(&decoder, &[&[0x92][..], &doc, &doc].concat());
-        }
+        sequences_agree::<bool>(&sequence(items.len(), claim_off, &items, cut));
     }
 
     /// A long run of small bytes is written as the bytes themselves, any other a byte at a
