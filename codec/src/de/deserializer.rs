@@ -185,14 +185,9 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         if STRICT {
             return None;
         }
-        let rest = self.reader.cursor().rest();
-        let (len, header) = super::derive::array_header(rest)?;
-        let limits = self.reader.limits();
-        let passes = check_len(limits, Limit::ArrayLen, len).is_ok()
-            && len.saturating_add(self.open.pending_after_current())
-                <= rest.len().saturating_sub(header)
-            && check_len(limits, Limit::Depth, self.open.levels().saturating_add(1)).is_ok();
-        if !passes {
+        let (len, header) = super::derive::array_header(self.reader.cursor().rest())?;
+        let open = (self.open.levels(), self.open.pending_after_current());
+        if !self.reader.array_passes(len, header, open) {
             return None;
         }
         let start = (self.reader.cursor().position(), self.open.depth);

@@ -392,10 +392,50 @@ impl<'a> Reader<'a> {
         } else {
             (Limit::ArrayLen, 1)
         };
-        let len = self.check(limit, len)?;
-        self.check_room(len.saturating_mul(per_child), sink)?;
-        self.check_depth(sink)?;
+        let len = self.check_container(
+            limit,
+            usize::try_from(len).unwrap_or(usize::MAX),
+            per_child,
+            (sink.levels(), sink.pending_after_current()),
+            self.cur.remaining(),
+        )?;
         sink.open(is_map, len)
+    }
+
+    /// Every check on a container's header, in this order: its `len` against `limit`; room
+    /// in the `left` bytes after the header for its children (`per_child` bytes each: every
+    /// item is at least one) and for the items the open containers still expect after it;
+    /// and one level more than those open (`open`: the levels, and the items pending).
+    #[inline(always)]
+    fn check_container(
+        &self,
+        limit: Limit,
+        len: usize,
+        per_child: usize,
+        open: (usize, usize),
+        left: usize,
+    ) -> Result<usize, ErrorKind> {
+        let (levels, pending) = open;
+        let len = check_len(&self.limits, limit, len)?;
+        let needs = len.saturating_mul(per_child).saturating_add(pending);
+        if needs > left {
+            return Err(ErrorKind::UnexpectedEnd {
+                needed: needs.saturating_sub(left),
+            });
+        }
+        check_len(&self.limits, Limit::Depth, levels.saturating_add(1))?;
+        Ok(len)
+    }
+
+    /// Whether an array header of `len` elements, `header_len` bytes where the reader
+    /// stands, passes every check [`step`](Self::step) makes on it with `open` (the levels
+    /// open, and the items pending after it): for a caller that reads it by a peek.
+    #[inline(always)]
+    #[cfg(feature = "derive")]
+    pub(crate) fn array_passes(&self, len: usize, header_len: usize, open: (usize, usize)) -> bool {
+        let left = self.cur.remaining().saturating_sub(header_len);
+        self.check_container(Limit::ArrayLen, len, 1, open, left)
+            .is_ok()
     }
 
     /// A str of `len` bytes, its header read.
@@ -424,25 +464,6 @@ impl<'a> Reader<'a> {
                 InvalidUtf8::Replace => sink.invalid_str(bytes, &self.limits),
             },
         }
-    }
-
-    /// Depth against `max_depth`: a container opening here would be at one more level than
-    /// those already open.
-    fn check_depth(&self, sink: &impl Sink<'a>) -> Result<(), ErrorKind> {
-        check_len(&self.limits, Limit::Depth, sink.levels().saturating_add(1)).map(drop)
-    }
-
-    /// Refuses a container whose children could not fit in the input left: each needs a byte,
-    /// and so does every item the open containers still expect after it.
-    fn check_room(&self, children: usize, sink: &impl Sink<'a>) -> Result<(), ErrorKind> {
-        let needs = children.saturating_add(sink.pending_after_current());
-        let left = self.cur.remaining();
-        if needs > left {
-            return Err(ErrorKind::UnexpectedEnd {
-                needed: needs.saturating_sub(left),
-            });
-        }
-        Ok(())
     }
 }
 
