@@ -886,4 +886,37 @@ mod tests {
         let values: Vec<String> = next.iter().map(|c| c.tree.to_string()).collect();
         assert_eq!(values, ["{}"]);
     }
+
+    #[test]
+    fn a_probe_changes_the_candidate_and_a_str_already_unknown_is_not_probed_again() {
+        let unknown = || Sample::Str(UNKNOWN_NAME.into());
+        let c = Candidate::new(Sample::Map(vec![
+            (Sample::Str("kind".into()), unknown()),
+            (
+                Sample::Str("items".into()),
+                Sample::Array(vec![Sample::Int(1)]),
+            ),
+        ]));
+        let probes: Vec<Sample> = c.probes().into_iter().map(|p| p.tree).collect();
+        assert_eq!(
+            probes,
+            vec![
+                Sample::Map(vec![
+                    (unknown(), unknown()),
+                    (
+                        Sample::Str("items".into()),
+                        Sample::Array(vec![Sample::Int(1)])
+                    ),
+                ]),
+                Sample::Map(vec![
+                    (Sample::Str("kind".into()), unknown()),
+                    (unknown(), Sample::Array(vec![Sample::Int(1)])),
+                ]),
+                Sample::Map(vec![
+                    (Sample::Str("kind".into()), unknown()),
+                    (Sample::Str("items".into()), Sample::Nil),
+                ]),
+            ]
+        );
+    }
 }

@@ -152,3 +152,119 @@ fn a_type_with_no_end_is_an_error_naming_it() {
     assert!(err.type_name.ends_with("Endless"), "{err}");
     assert!(err.to_string().contains("recurses"), "{err}");
 }
+
+thread_local! {
+    /// How many times a [`Counted`] type's `Deserialize` ran on this thread.
+    static DESERIALIZE_RUNS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// `T`, counting each run of its `Deserialize`: what the tracer says it ran, seen from the
+/// type's side.
+struct Counted<T>(#[allow(dead_code)] T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Counted<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        DESERIALIZE_RUNS.with(|runs| runs.set(runs.get() + 1));
+        T::deserialize(d).map(Counted)
+    }
+}
+
+/// Runs of `T`'s `Deserialize` during `f`.
+fn counting<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    DESERIALIZE_RUNS.with(|runs| runs.set(0));
+    let result = f();
+    (result, DESERIALIZE_RUNS.with(|runs| runs.get()))
+}
+
+#[allow(dead_code)]
+#[derive(Deserialize)]
+struct WithAliases {
+    #[serde(alias = "identifier", alias = "key")]
+    id: u64,
+    #[serde(alias = "p")]
+    param: Param,
+}
+
+#[test]
+fn the_trace_says_how_many_times_it_ran_the_types_deserialize() {
+    // An enum's variants each take a run; a struct with aliases takes the questions that
+    // learn its names and a second trace.
+    let (traced, runs) = counting(|| trace::<Counted<Request>>().unwrap());
+    assert!(runs >= 4, "{runs}");
+    assert_eq!(traced.runs, runs);
+    let (traced, runs) = counting(|| trace::<Counted<WithAliases>>().unwrap());
+    assert!(runs >= 2 * 4, "{runs}");
+    assert_eq!(traced.runs, runs);
+}
+
+/// An enum of 4,100 unit variants: more than the trace's 4,000 runs, one a variant.
+struct ManyVariants;
+
+impl<'de> Deserialize<'de> for ManyVariants {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{EnumAccess, Error, VariantAccess, Visitor};
+        static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+        let names = NAMES.get_or_init(|| {
+            (0..4_100)
+                .map(|i| &*Box::leak(format!("V{i}").into_boxed_str()))
+                .collect()
+        });
+        struct Index;
+        impl<'de> Visitor<'de> for Index {
+            type Value = usize;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a variant")
+            }
+            fn visit_u64<E: Error>(self, i: u64) -> Result<usize, E> {
+                Ok(i as usize)
+            }
+            fn visit_str<E: Error>(self, name: &str) -> Result<usize, E> {
+                name.strip_prefix('V')
+                    .and_then(|i| i.parse().ok())
+                    .ok_or_else(|| E::unknown_variant(name, &[]))
+            }
+        }
+        struct IndexSeed;
+        impl<'de> serde::de::DeserializeSeed<'de> for IndexSeed {
+            type Value = usize;
+            fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+                d.deserialize_identifier(Index)
+            }
+        }
+        struct Whole;
+        impl<'de> Visitor<'de> for Whole {
+            type Value = ManyVariants;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("enum ManyVariants")
+            }
+            fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<ManyVariants, A::Error> {
+                let (_, variant) = data.variant_seed(IndexSeed)?;
+                variant.unit_variant()?;
+                Ok(ManyVariants)
+            }
+        }
+        d.deserialize_enum("ManyVariants", names, Whole)
+    }
+}
+
+#[test]
+fn the_trace_stops_after_4000_runs_and_names_each_variant_it_did_not_try() {
+    let (traced, runs) = counting(|| trace::<Counted<ManyVariants>>().unwrap());
+    assert_eq!(runs, 4_000);
+    assert_eq!(traced.runs, 4_000);
+    let untried: Vec<&str> = traced
+        .unseen
+        .iter()
+        .filter(|u| {
+            u.why
+                .contains("the trace stopped (4000 runs) before trying it")
+        })
+        .map(|u| u.place.as_str())
+        .collect();
+    assert_eq!(untried.len(), 100, "{:?}", traced.unseen.len());
+    assert!(
+        untried.iter().all(|p| p.starts_with("ManyVariants::V")),
+        "{untried:?}"
+    );
+    assert_eq!(untried.len(), traced.unseen.len());
+}

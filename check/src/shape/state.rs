@@ -1736,4 +1736,73 @@ mod tests {
         fresh.resolve_fills(&[branch(0, 0)]);
         assert!(fresh.unresolved_fill("Run"));
     }
+
+    #[test]
+    fn a_fill_is_filled_only_by_a_value_of_its_variants_holding_something_where_it_was_made() {
+        let fill = |nil, at: Option<Vec<Step>>| Fill {
+            lineage: Vec::new(),
+            tree: Vec::new(),
+            names: vec!["A".into(), "B".into()],
+            at,
+            nil,
+            holds: None,
+            resolved: false,
+        };
+        let there = Some(vec![Step::Key("items".into())]);
+        let holding = |node| Sample::Map(vec![(s("items"), node)]);
+        let one_item = || holding(Sample::Array(vec![Sample::Int(1)]));
+        let one_entry = || holding(Sample::Map(vec![(s("k"), Sample::Int(1))]));
+
+        let empty = fill(false, there.clone());
+        assert!(empty.filled_by(&one_item(), &["A", "B", "C"]));
+        assert!(empty.filled_by(&one_entry(), &["B", "A"]));
+        // Still empty there, a variant of the fill not named, nothing or nil there.
+        assert!(!empty.filled_by(&holding(Sample::Array(Vec::new())), &["A", "B"]));
+        assert!(!empty.filled_by(&holding(Sample::Map(Vec::new())), &["A", "B"]));
+        assert!(!empty.filled_by(&one_item(), &["A"]));
+        assert!(!empty.filled_by(&one_entry(), &["B"]));
+        assert!(!empty.filled_by(&holding(Sample::Nil), &["A", "B"]));
+        assert!(!empty.filled_by(&Sample::Map(Vec::new()), &["A", "B"]));
+        // A collection was emptied there: a plain value is not it filled.
+        assert!(!empty.filled_by(&holding(Sample::Int(1)), &["A", "B"]));
+
+        let nil = fill(true, there);
+        assert!(nil.filled_by(&holding(Sample::Int(1)), &["A", "B"]));
+        assert!(nil.filled_by(&holding(s("x")), &["A", "B"]));
+        assert!(!nil.filled_by(&holding(Sample::Nil), &["A", "B"]));
+        assert!(!nil.filled_by(&holding(Sample::Int(1)), &["A"]));
+        assert!(!nil.filled_by(&holding(Sample::Array(Vec::new())), &["A", "B"]));
+        assert!(!nil.filled_by(&holding(Sample::Map(Vec::new())), &["A", "B"]));
+
+        // A fill made nowhere is filled by nothing.
+        assert!(!fill(false, None).filled_by(&one_item(), &["A", "B"]));
+        assert!(!fill(true, None).filled_by(&holding(Sample::Int(1)), &["A", "B"]));
+    }
+
+    #[test]
+    fn the_plain_value_of_each_kind_is_tried_before_the_samples_and_the_samples_in_order() {
+        let mut search = Search::new(
+            Searching::Any,
+            Sample::Nil,
+            vec![s("a"), Sample::Int(0), Sample::Bool(false)],
+        );
+        // Samples equal to a plain value (`0`) stay among the samples, in their order.
+        search.hand_samples(&[Sample::Int(0), s("z")]);
+        let next_first: Vec<(Sample, bool)> = search
+            .stack
+            .iter()
+            .rev()
+            .map(|c| (c.tree.clone(), c.from_sample))
+            .collect();
+        assert_eq!(
+            next_first,
+            vec![
+                (Sample::Int(0), false),
+                (Sample::Bool(false), false),
+                (Sample::Int(0), true),
+                (s("z"), true),
+                (s("a"), false),
+            ]
+        );
+    }
 }
