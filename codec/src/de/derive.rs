@@ -39,10 +39,8 @@ use super::deserializer::Deserializer;
 use super::error::DeError;
 use super::field_key::{same_bytes, FieldKey};
 use super::item::Kind;
-use crate::decode::read::check_len;
 use crate::decode::Decoder;
 use crate::error::{wire_len, EncodeError, Error, LengthOf};
-use crate::limits::Limit;
 use crate::wire::header::{self, marker, scalar_kinds, Header};
 
 /// A type read straight from MessagePack by the derive path. Derive it
@@ -209,12 +207,11 @@ pub fn plain<'de, T: Decode<'de>, const STRICT: bool>(
 
 /// Whether the checks on a plain value's read pass, given the bytes after it and the items
 /// the open containers expect after it; if so, its headers' charge is made. When these
-/// pass, every header's checks (see the reader's `container`) pass: its length against
-/// `max_array_len` (no more than the widest) and the depth (no deeper than the deepest)
-/// exactly when these do; the room when the items after the value have a byte each after
-/// it, since the value's own items each take a byte of it (a value whose headers would pass
-/// the room check without that is left to the general read); and the charges, made one by
-/// one, fit exactly when their sum does.
+/// pass, every header's checks (the reader's, on its widest and deepest header) pass: the
+/// length and the depth exactly when these do; the room when the items after the value
+/// have a byte each after it, since the value's own items each take a byte of it (a value
+/// whose headers would pass the room check without that is left to the general read); and
+/// the charges, made one by one, fit exactly when their sum does.
 #[inline(always)]
 fn plain_passes<const STRICT: bool>(
     de: &mut Deserializer<'_, STRICT>,
@@ -225,15 +222,9 @@ fn plain_passes<const STRICT: bool>(
     if plain.levels == 0 {
         return true;
     }
-    let limits = de.reader.limits();
-    check_len(
-        limits,
-        Limit::Depth,
-        de.open.levels().saturating_add(plain.levels),
-    )
-    .is_ok()
-        && check_len(limits, Limit::ArrayLen, plain.widest).is_ok()
-        && left_after >= pending_after
+    let open = (de.open.levels(), pending_after);
+    de.reader
+        .peeked_passes(plain.levels, plain.widest, open, left_after)
         && de.budget.charge(plain.charge).is_ok()
 }
 

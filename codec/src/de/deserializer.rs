@@ -10,11 +10,11 @@ use super::enums::{ExtParts, VariantOf};
 use super::error::DeError;
 use super::item::{narrow_word, Item, Kind, TypedSink};
 use crate::decode::budget::Budget;
-use crate::decode::read::{check_len, Reader};
+use crate::decode::read::Reader;
 use crate::decode::strict::Strict;
 use crate::decode::InvalidUtf8;
 use crate::error::{Error, ErrorKind};
-use crate::limits::{Limit, Limits};
+use crate::limits::Limits;
 use crate::wire::header::{marker, scalar_kinds, Header};
 
 /// The element size the size hints assume: a collection of larger elements may reserve up
@@ -212,11 +212,7 @@ impl<'de, const STRICT: bool> Deserializer<'de, STRICT> {
         &mut self,
         read: impl FnOnce(&mut Self) -> Result<T, DeError>,
     ) -> Result<T, DeError> {
-        if let Err(kind) = check_len(
-            self.reader.limits(),
-            Limit::Depth,
-            self.open.levels().saturating_add(1),
-        ) {
+        if let Err(kind) = self.reader.check_deeper(self.open.levels()) {
             return Err(self.refused_here(kind));
         }
         self.open.wrappers = self.open.wrappers.saturating_add(1);

@@ -148,13 +148,6 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The limits it reads under.
-    #[inline(always)]
-    #[cfg(feature = "serde")]
-    pub(crate) fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
     /// Where the reader is.
     pub(crate) fn cursor(&self) -> &Cursor<'a> {
         &self.cur
@@ -423,8 +416,15 @@ impl<'a> Reader<'a> {
                 needed: needs.saturating_sub(left),
             });
         }
-        check_len(&self.limits, Limit::Depth, levels.saturating_add(1))?;
+        self.check_deeper(levels)?;
         Ok(len)
+    }
+
+    /// The check on one more level of nesting (a container's header, an `Option`'s or a
+    /// newtype's content) below `levels` open: `max_depth`.
+    #[inline(always)]
+    pub(crate) fn check_deeper(&self, levels: usize) -> Result<(), ErrorKind> {
+        check_len(&self.limits, Limit::Depth, levels.saturating_add(1)).map(drop)
     }
 
     /// Whether an array header of `len` elements, `header_len` bytes where the reader
@@ -435,6 +435,26 @@ impl<'a> Reader<'a> {
     pub(crate) fn array_passes(&self, len: usize, header_len: usize, open: (usize, usize)) -> bool {
         let left = self.cur.remaining().saturating_sub(header_len);
         self.check_container(Limit::ArrayLen, len, 1, open, left)
+            .is_ok()
+    }
+
+    /// Whether a value read by a peek, whose headers are `levels` deep and `widest` long at
+    /// most, with `left` bytes after it, passes every check [`step`](Self::step) would make
+    /// on its headers with `open` (the levels open, and the items pending after it): its
+    /// deepest header one level below the rest, the widest against `max_array_len`, and the
+    /// room for what is pending (its own items, all read, need none).
+    #[inline(always)]
+    #[cfg(feature = "derive")]
+    pub(crate) fn peeked_passes(
+        &self,
+        levels: usize,
+        widest: usize,
+        open: (usize, usize),
+        left: usize,
+    ) -> bool {
+        let (open_levels, pending) = open;
+        let above_deepest = open_levels.saturating_add(levels.saturating_sub(1));
+        self.check_container(Limit::ArrayLen, widest, 0, (above_deepest, pending), left)
             .is_ok()
     }
 
