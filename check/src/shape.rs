@@ -416,15 +416,11 @@ fn trace_naming(
         break;
     }
     if learning {
-        // A struct with fewer fields than names, or never read whole, may have aliases.
-        let unsure: BTreeMap<&'static [&'static str], state::StructMet> = state
-            .structs
-            .iter()
-            .filter(|(listed, met)| listed.len() > 1 && met.read.is_none_or(|n| n < listed.len()))
-            .map(|(listed, met)| (*listed, met.clone()))
-            .collect();
+        // Each struct met is learnt by what it answers (one whose runs showed it has no
+        // alias is asked nothing).
+        let met = state.structs.clone();
         let mut asked = false;
-        let learnt = aliases::learn_all(&unsure, |listed, question| {
+        let learnt = aliases::learn_all(&met, |listed, question| {
             asked = true;
             // Asked first with each place read as the searches stand; where that run stops
             // before the struct, again with none: a trace that failed leaves its searches
@@ -434,7 +430,7 @@ fn trace_naming(
                 let escapes = state.escapes.clone();
                 let searches = without_searches.then(|| std::mem::take(&mut state.searches));
                 state.begin_run();
-                state.exploring = unsure[listed].within.clone();
+                state.exploring = met[listed].within.clone();
                 state.question = Some((listed, question.clone()));
                 let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     run_once(&mut state, &mut ShapeOf::default())

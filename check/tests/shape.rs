@@ -185,6 +185,22 @@ struct WithAliases {
     param: Param,
 }
 
+#[allow(dead_code)]
+#[derive(Deserialize)]
+struct Plain {
+    id: u64,
+    name: String,
+    tags: Vec<String>,
+}
+
+#[test]
+fn a_struct_of_plain_fields_without_aliases_is_traced_in_one_run() {
+    // Nothing to search and no variant to take: one run reads it whole, its names are its
+    // fields, and the trace asks it nothing.
+    let (traced, runs) = counting(|| trace::<Counted<Plain>>().unwrap());
+    assert_eq!((traced.runs, runs), (1, 1));
+}
+
 #[test]
 fn the_trace_says_how_many_times_it_ran_the_types_deserialize() {
     // An enum's variants each take a run; a struct with aliases takes the questions that

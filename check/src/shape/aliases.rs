@@ -175,13 +175,18 @@ impl MapAccess<'static> for Fields<'_, '_, '_> {
 
 /// Learns the field each listed name reads, asking `answer` (which runs the type once with
 /// the question put to the struct `listed` where the run meets it) what it needs. `elements`
-/// is how many fields a run read, when one read the struct whole. `None` when the struct
-/// answers otherwise than serde's derive does, or has no more names than fields.
+/// is how many fields a run read, when one read the struct whole. `None`, nothing asked,
+/// for a struct of one name (which cannot have an alias) or read whole with as many fields
+/// as names; `None` too when the struct answers otherwise than serde's derive does, or has no
+/// more names than fields.
 pub(super) fn learn(
     listed: &'static [&'static str],
     elements: Option<usize>,
     mut answer: impl FnMut(Question) -> Option<String>,
 ) -> Option<Vec<String>> {
+    if listed.len() < 2 {
+        return None;
+    }
     let count = match elements {
         Some(count) => count,
         None => said_count(&answer(Question::Count)?)?,
@@ -337,6 +342,23 @@ mod tests {
         let learnt = learn(LISTED, Some(3), derive_answers(FIELDS, &[], &mut asked));
         assert_eq!(learnt.unwrap()[1], "r_f0");
         assert!(!asked.contains(&"Count".to_string()), "{asked:?}");
+    }
+
+    #[test]
+    fn a_struct_that_cannot_have_an_alias_is_asked_nothing() {
+        // One name, never read whole; and as many fields read as names.
+        let mut asked = Vec::new();
+        let one: &[(&str, &[&str])] = &[("only", &["only"])];
+        assert_eq!(
+            learn(&["only"], None, derive_answers(one, &[], &mut asked)),
+            None
+        );
+        let two: &[(&str, &[&str])] = &[("a", &["a"]), ("b", &["b"])];
+        assert_eq!(
+            learn(&["a", "b"], Some(2), derive_answers(two, &[], &mut asked)),
+            None
+        );
+        assert_eq!(asked, Vec::<String>::new());
     }
 
     #[test]
