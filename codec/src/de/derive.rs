@@ -244,7 +244,9 @@ pub trait Encode {
 
     /// Writes what [`encode`](Self::encode) writes at the start of `out`, which is at least
     /// [`MAX_LEN`](Self::MAX_LEN) long, and gives the number of bytes written (`None` if
-    /// they did not fit: a bound was wrong). Called only where `MAX_LEN` is `Some`.
+    /// they did not fit: a bound was wrong). The bytes of `out` after those may be written
+    /// too (a wider store), and are left for what follows. Called only where `MAX_LEN` is
+    /// `Some`.
     #[doc(hidden)]
     #[inline]
     fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
@@ -2072,8 +2074,32 @@ leaf_encode! {
     i64 => write_signed, 9;
     isize => write_isize, 9;
     bool => header::write_bool, 1;
-    f32 => header::write_f32, 5;
     f64 => header::write_f64, 9;
+}
+
+impl Encode for f32 {
+    const MAX_LEN: Option<usize> = Some(5);
+
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        header::write_f32(*self, out);
+        Ok(())
+    }
+
+    /// With room for eight bytes, the marker and the value are written by one store, its
+    /// last three bytes left for what follows to write over: in a struct of floats, that is
+    /// one store a field instead of two.
+    #[inline(always)]
+    fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
+        if let Some(wide) = out.first_chunk_mut::<8>() {
+            let value = u64::from(u32::from_le_bytes(self.to_be_bytes()));
+            *wide = (u64::from(marker::F32) | value << 8).to_le_bytes();
+            return Some(5);
+        }
+        let mut out = Bounded::new(out, Self::MAX_LEN)?;
+        header::write_f32(*self, &mut out);
+        out.done()
+    }
 }
 
 impl Encode for u8 {
