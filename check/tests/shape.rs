@@ -284,3 +284,48 @@ fn the_trace_stops_after_4000_runs_and_names_each_variant_it_did_not_try() {
     );
     assert_eq!(untried.len(), traced.unseen.len());
 }
+
+#[allow(dead_code)]
+#[derive(Deserialize)]
+#[serde(tag = "t")]
+enum Tagged {
+    Plain,
+    Holding { x: bool },
+}
+
+#[allow(dead_code)]
+#[derive(Deserialize)]
+#[serde(rename = "Renamed")]
+struct AliasedBesideTagged {
+    first: Tagged,
+    #[serde(alias = "other")]
+    second: Tagged,
+    #[serde(default)]
+    third: Option<Vec<u8>>,
+}
+
+#[allow(dead_code)]
+#[derive(Deserialize)]
+enum HoldingAliased {
+    Empty,
+    Holds(AliasedBesideTagged, u32),
+}
+
+#[test]
+fn a_struct_with_aliases_whose_fields_refuse_nil_is_named_by_its_fields() {
+    // The questions that learn which name is an alias hand each field twice, or every
+    // field but one: only values the fields accept get the struct to its answer (an
+    // internally tagged enum refuses the nil handed to a place the trace never searched).
+    let names = |traced: &hardpack_check::shape::Traced| match &traced.containers["Renamed"] {
+        Container::Struct(fields) => fields.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        names(&trace::<AliasedBesideTagged>().unwrap()),
+        ["first", "second", "third"]
+    );
+    assert_eq!(
+        names(&trace::<HoldingAliased>().unwrap()),
+        ["first", "second", "third"]
+    );
+}

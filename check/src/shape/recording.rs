@@ -899,7 +899,15 @@ impl de::Deserializer<'static> for Recording<'_, '_> {
         self.tracer.ask(|| format!("struct {name}"));
         self.shape.0 = Some(Shape::Named(name.clone()));
         if aliases::is_asked(&self.tracer, fields) {
-            return Err(aliases::answer(&mut self.tracer, fields, visitor));
+            // Inside the struct, as its fields are read in a trace: each at its own key, where
+            // its search hands what it accepted.
+            let outer = (
+                std::mem::replace(&mut self.tracer.scope, name),
+                std::mem::take(&mut self.tracer.rel),
+            );
+            let asked = aliases::answer(&mut self.tracer, fields, visitor);
+            (self.tracer.scope, self.tracer.rel) = outer;
+            return Err(asked);
         }
         if let Some(sample) = self.collection_sample(Sample::Map(Vec::new())) {
             // An adjacently tagged enum, searched as a map once its tag named its variants.

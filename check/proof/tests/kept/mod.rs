@@ -21,6 +21,10 @@
 //   sample of the subset holds: the samples' values handed to its search (each taken by the
 //   catch-all) spent the tries before the plain value of every kind, so the place was not
 //   seen to take everything, and was said built.
+// - kept_1796645413966380709_t042: a struct with an alias, whose first two fields are
+//   internally tagged enums, inside a tuple variant: the questions that learn its names read
+//   its fields at keys outside the struct, where no search stood, so each field was handed a
+//   nil, which the enums refused; the struct was named by the names serde lists, in position.
 
 pub mod kept_10421755049_t124 {
     #![allow(clippy::all, non_camel_case_types, dead_code, unused_imports)]
@@ -1377,5 +1381,194 @@ fn kept_18006458626223535503_t027_d_refused_variant() {
         18006458626223535503,
         &kept_18006458626223535503_t027::TRUTH,
         kept_18006458626223535503_t027::samples(),
+    )
+}
+
+pub mod kept_1796645413966380709_t042 {
+    #![allow(clippy::all, non_camel_case_types, dead_code, unused_imports)]
+    use super::ser_ignored;
+    use hardpack_check_proof::{Planted, RefusedVariant, Truth};
+    use serde::{Deserialize, Serialize};
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub enum T42E0 {
+        T42E0V0,
+        T42E0V1(T42S1, u32),
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    #[serde(rename = "T42S1_renamed")]
+    pub struct T42S1 {
+        pub f0: T42E2,
+        #[serde(alias = "a_f1")]
+        pub f1: T42E3,
+        #[serde(default)]
+        pub f2: Option<Vec<T42S4>>,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    #[serde(tag = "t")]
+    pub enum T42E2 {
+        T42E2V0,
+        T42E2V1 { f0: bool },
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    #[serde(tag = "t")]
+    pub enum T42E3 {
+        T42E3V0,
+        T42E3V1 { f0: String, f1: bool },
+        T42E3V2 { f0: bool, f1: u8 },
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub struct T42S4 {
+        pub f0: T42S5,
+        pub f1: String,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    #[allow(dead_code)]
+    pub struct T42S5 {
+        pub f0: Option<String>,
+        pub f1: f64,
+        pub f2: bool,
+        #[serde(rename = "r_f3", alias = "a_f3", default)]
+        pub f3: u32,
+    }
+    pub type Root = T42E0;
+    pub fn samples() -> Vec<Root> {
+        vec![
+            T42E0::T42E0V0,
+            T42E0::T42E0V1(
+                T42S1 {
+                    f0: T42E2::T42E2V0,
+                    f1: T42E3::T42E3V0,
+                    f2: Some(vec![T42S4 {
+                        f0: T42S5 {
+                            f0: Some("text".to_string()),
+                            f1: 1.5f64,
+                            f2: true,
+                            f3: 70_000u32,
+                        },
+                        f1: "text".to_string(),
+                    }]),
+                },
+                70_000u32,
+            ),
+            T42E0::T42E0V1(
+                T42S1 {
+                    f0: T42E2::T42E2V1 { f0: true },
+                    f1: T42E3::T42E3V0,
+                    f2: Some(vec![T42S4 {
+                        f0: T42S5 {
+                            f0: Some("text".to_string()),
+                            f1: 1.5f64,
+                            f2: true,
+                            f3: 70_000u32,
+                        },
+                        f1: "text".to_string(),
+                    }]),
+                },
+                70_000u32,
+            ),
+            T42E0::T42E0V1(
+                T42S1 {
+                    f0: T42E2::T42E2V0,
+                    f1: T42E3::T42E3V1 {
+                        f0: "text".to_string(),
+                        f1: true,
+                    },
+                    f2: Some(vec![T42S4 {
+                        f0: T42S5 {
+                            f0: Some("text".to_string()),
+                            f1: 1.5f64,
+                            f2: true,
+                            f3: 70_000u32,
+                        },
+                        f1: "text".to_string(),
+                    }]),
+                },
+                70_000u32,
+            ),
+            T42E0::T42E0V1(
+                T42S1 {
+                    f0: T42E2::T42E2V0,
+                    f1: T42E3::T42E3V2 { f0: true, f1: 7u8 },
+                    f2: Some(vec![T42S4 {
+                        f0: T42S5 {
+                            f0: Some("text".to_string()),
+                            f1: 1.5f64,
+                            f2: true,
+                            f3: 70_000u32,
+                        },
+                        f1: "text".to_string(),
+                    }]),
+                },
+                70_000u32,
+            ),
+        ]
+    }
+    pub const TRUTH: Truth = Truth {
+        index: 42,
+        planted: &[],
+        holds: &[&[], &[], &[], &[], &[]],
+        subset: &[1, 2, 4],
+        refused_variant: Some(RefusedVariant {
+            name: "T42E0V1",
+            key: "T42E0::T42E0V1",
+            region: &[
+                "T42E0::T42E0V1",
+                "T42E0::T42E0V1.0",
+                "T42S1_renamed.f0",
+                "T42S1_renamed.f0::T42E2V0",
+                "T42S1_renamed.f0::T42E2V1",
+                "T42S1_renamed.f1",
+                "T42S1_renamed.f1::T42E3V0",
+                "T42S1_renamed.f1::T42E3V1",
+                "T42S1_renamed.f1::T42E3V2",
+                "T42S1_renamed.f2",
+                "T42S1_renamed.f2?",
+                "T42S1_renamed.f2?[]",
+                "T42S4.f0",
+                "T42S5.f0",
+                "T42S5.f0?",
+                "T42S5.f1",
+                "T42S5.f2",
+                "T42S5.r_f3",
+                "T42S4.f1",
+                "T42E0::T42E0V1.1",
+            ],
+        }),
+    };
+}
+#[test]
+fn kept_1796645413966380709_t042_a_no_samples() {
+    no_samples::<kept_1796645413966380709_t042::Root>(
+        1796645413966380709,
+        &kept_1796645413966380709_t042::TRUTH,
+    )
+}
+#[test]
+fn kept_1796645413966380709_t042_b_every_sample() {
+    every_sample::<kept_1796645413966380709_t042::Root>(
+        1796645413966380709,
+        &kept_1796645413966380709_t042::TRUTH,
+        kept_1796645413966380709_t042::samples(),
+    )
+}
+#[test]
+fn kept_1796645413966380709_t042_c_some_samples() {
+    some_samples::<kept_1796645413966380709_t042::Root>(
+        1796645413966380709,
+        &kept_1796645413966380709_t042::TRUTH,
+        kept_1796645413966380709_t042::samples(),
+    )
+}
+#[test]
+fn kept_1796645413966380709_t042_d_refused_variant() {
+    refused_variant::<kept_1796645413966380709_t042::Root>(
+        1796645413966380709,
+        &kept_1796645413966380709_t042::TRUTH,
+        kept_1796645413966380709_t042::samples(),
     )
 }
