@@ -329,3 +329,51 @@ fn a_struct_with_aliases_whose_fields_refuse_nil_is_named_by_its_fields() {
         ["first", "second", "third"]
     );
 }
+
+fn only_the_secret<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let s = String::deserialize(d)?;
+    if s == "the secret" {
+        Ok(s)
+    } else {
+        Err(serde::de::Error::custom("not the secret"))
+    }
+}
+
+#[allow(dead_code)]
+#[derive(Deserialize)]
+struct Validating {
+    #[serde(deserialize_with = "only_the_secret")]
+    key: String,
+}
+
+#[allow(dead_code)]
+#[derive(Deserialize)]
+struct AliasedBeforeARefusal {
+    #[serde(alias = "a_count")]
+    count: i64,
+    #[serde(alias = "a_ratio")]
+    ratio: f64,
+    #[serde(rename = "r_inner", alias = "a_inner")]
+    inner: Validating,
+}
+
+#[test]
+fn a_struct_with_aliases_never_read_whole_is_named_by_its_fields() {
+    // Every run is refused inside `inner`, so the struct's fields are read in the trace at
+    // the names serde lists, in position (`a_count`, `count`, `a_ratio`): the questions
+    // read each field where the trace read the field of its index, and `ratio` is handed
+    // the float it accepted there, not the struct the trace read at `a_ratio`.
+    let err = trace::<AliasedBeforeARefusal>().unwrap_err();
+    let places: Vec<&str> = err.nodes.iter().map(|n| n.place.as_str()).collect();
+    assert_eq!(
+        places,
+        [
+            "",
+            "AliasedBeforeARefusal.count",
+            "AliasedBeforeARefusal.r_inner",
+            "AliasedBeforeARefusal.ratio",
+            "Validating.key"
+        ],
+        "{err}"
+    );
+}

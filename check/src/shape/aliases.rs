@@ -27,10 +27,10 @@ pub(super) enum Question {
     Count,
     /// Which field the name at this index of the listed names reads.
     Field(usize),
-    /// By which name it knows this field, the fields named as given: the field twice.
-    Twice(usize, Vec<String>),
-    /// The same, by every field but this one.
-    AllBut(usize, Vec<String>),
+    /// By which name it knows this field: the field twice.
+    Twice(usize),
+    /// The same, by every field but this one, of the struct's this many.
+    AllBut(usize, usize),
 }
 
 /// Whether this run puts its question to the struct serde lists as `listed`.
@@ -69,20 +69,20 @@ fn ask<V: Visitor<'static>>(
             });
             answer
         }
-        Question::Twice(field, names) => visitor
+        Question::Twice(field) => visitor
             .visit_map(Fields {
+                names: super::field_names(&tracer.state.aliases, listed),
                 tracer,
                 keys: vec![*field, *field],
-                names,
                 next: 0,
             })
             .err()
             .map(|e| e.0),
-        Question::AllBut(field, names) => visitor
+        Question::AllBut(field, count) => visitor
             .visit_map(Fields {
+                names: super::field_names(&tracer.state.aliases, listed),
                 tracer,
-                keys: (0..names.len()).filter(|i| i != field).collect(),
-                names,
+                keys: (0..*count).filter(|i| i != field).collect(),
                 next: 0,
             })
             .err()
@@ -137,15 +137,17 @@ impl<'de> de::Deserializer<'de> for Identifier {
     }
 }
 
-/// A map of chosen fields, each keyed by its index and read by the tracer at its name.
-struct Fields<'a, 't, 's> {
+/// A map of chosen fields, each keyed by its index and read by the tracer where the trace
+/// reads the field of that index (`names`: the names the trace gives the struct's fields,
+/// in order), so that each is handed what its search there accepted.
+struct Fields<'a, 't> {
     tracer: &'a mut Tracer<'t>,
     keys: Vec<usize>,
-    names: &'s [String],
+    names: Vec<String>,
     next: usize,
 }
 
-impl MapAccess<'static> for Fields<'_, '_, '_> {
+impl MapAccess<'static> for Fields<'_, '_> {
     type Error = TraceFailure;
 
     fn next_key_seed<K: DeserializeSeed<'static>>(
@@ -218,16 +220,16 @@ pub(super) fn learn(
             names.push(listed[j].to_string());
         }
     }
-    let mut known = names.clone();
+    let mut known = names;
     for (field, name) in known.iter_mut().enumerate() {
         if field_of.iter().filter(|f| **f == field).count() == 1 {
             // A field without aliases is listed by its name alone.
             continue;
         }
-        *name = answer(Question::Twice(field, names.clone()))
+        *name = answer(Question::Twice(field))
             .and_then(|said| said_name(&said, "duplicate field `"))
             .or_else(|| {
-                answer(Question::AllBut(field, names.clone()))
+                answer(Question::AllBut(field, count))
                     .and_then(|said| said_name(&said, "missing field `"))
             })?;
     }
@@ -296,8 +298,8 @@ mod tests {
                     fields.len()
                 ),
                 Question::Field(j) => format!("Discriminant({})", listed[j]),
-                Question::Twice(field, _) if unreadable.contains(&field) => "not the secret".into(),
-                Question::Twice(field, _) => format!("duplicate field `{}`", fields[field].0),
+                Question::Twice(field) if unreadable.contains(&field) => "not the secret".into(),
+                Question::Twice(field) => format!("duplicate field `{}`", fields[field].0),
                 Question::AllBut(field, _) => {
                     match (0..fields.len()).find(|f| *f != field && unreadable.contains(f)) {
                         Some(_) => "not the secret".into(),
@@ -324,14 +326,8 @@ mod tests {
         assert_eq!(
             asked,
             [
-                "Count",
-                "Field(0)",
-                "Field(1)",
-                "Field(2)",
-                "Field(3)",
-                "Field(4)",
-                r#"Twice(0, ["f0_alias", "a_count", "ids"])"#,
-                r#"Twice(1, ["f0_alias", "a_count", "ids"])"#,
+                "Count", "Field(0)", "Field(1)", "Field(2)", "Field(3)", "Field(4)", "Twice(0)",
+                "Twice(1)",
             ]
         );
     }
