@@ -1805,4 +1805,23 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_refused_tag_first_in_a_sequence_names_the_variants_of_the_place_that_handed_it() {
+        // An adjacently tagged enum handed whole as `[tag, content]` (as rmp-serde writes
+        // it), its tag refused: the variants the refusal lists are the place's own.
+        let mut state = State::default();
+        let mut search = Search::new(Searching::Any, Sample::Nil, Vec::new());
+        search.current = Candidate::new(Sample::Array(vec![
+            s(UNKNOWN_NAME),
+            Sample::Map(Vec::new()),
+        ]));
+        state.searches.insert("Msg.body".into(), search);
+        state.read.push("Msg.body".into());
+        state.reveal_tagged_variants(&format!(
+            "unknown variant `{UNKNOWN_NAME}`, expected `Ping` or `Data`"
+        ));
+        let variants: Vec<&str> = state.requests.keys().map(String::as_str).collect();
+        assert_eq!(variants, ["Msg.body::Data", "Msg.body::Ping"]);
+    }
 }
