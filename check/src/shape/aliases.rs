@@ -59,36 +59,29 @@ fn ask<V: Visitor<'static>>(
     question: &Question,
     visitor: V,
 ) -> Option<String> {
-    let result = match question {
-        Question::Count => visitor.visit_seq(Empty).err().map(|e| e.0),
+    // The fields handed: one twice, or all but one.
+    let keys = match question {
+        Question::Count => return visitor.visit_seq(Empty).err().map(|e| e.0),
         Question::Field(j) => {
             let mut answer = None;
             let _ = visitor.visit_map(NameOnly {
                 name: listed.get(*j)?,
                 answer: &mut answer,
             });
-            answer
+            return answer;
         }
-        Question::Twice(field) => visitor
-            .visit_map(Fields {
-                names: super::field_names(&tracer.state.aliases, listed),
-                tracer,
-                keys: vec![*field, *field],
-                next: 0,
-            })
-            .err()
-            .map(|e| e.0),
-        Question::AllBut(field, count) => visitor
-            .visit_map(Fields {
-                names: super::field_names(&tracer.state.aliases, listed),
-                tracer,
-                keys: (0..*count).filter(|i| i != field).collect(),
-                next: 0,
-            })
-            .err()
-            .map(|e| e.0),
+        Question::Twice(field) => vec![*field, *field],
+        Question::AllBut(field, count) => (0..*count).filter(|i| i != field).collect(),
     };
-    result
+    visitor
+        .visit_map(Fields {
+            names: super::field_names(&tracer.state.aliases, listed),
+            tracer,
+            keys,
+            next: 0,
+        })
+        .err()
+        .map(|e| e.0)
 }
 
 /// A map of one key, the name: the answer is the field identifier the visitor makes of it.
