@@ -496,9 +496,44 @@ proptest! {
         prop_assert_eq!(&out[1..], &rmp_serde::to_vec(&pair).unwrap()[..]);
     }
 
+    /// Random bytes, half of them large, across several of the runs they are written in.
+    #[test]
+    fn random_bytes_are_written_as_rmp_serde_writes_them(
+        bytes in proptest::collection::vec(any::<u8>(), 0..1300),
+        held in 0usize..3,
+    ) {
+        let mut out = vec![0xc0; held];
+        bytes.encode(&mut out).unwrap();
+        prop_assert_eq!(&out[held..], &rmp_serde::to_vec(&bytes).unwrap()[..]);
+        prop_assert_eq!(hardpack::derive::from_slice::<Vec<u8>>(&out[held..]).unwrap(), bytes);
+    }
+
+    #[test]
+    fn a_sequence_of_bools_is_written_as_rmp_serde_writes_it(
+        bools in proptest::collection::vec(any::<bool>(), 0..100),
+    ) {
+        let written = writes_as_serde(&bools);
+        prop_assert_eq!(hardpack::derive::from_slice::<Vec<bool>>(&written).unwrap(), bools);
+    }
+
     #[test]
     fn the_two_paths_agree_on_any_bytes(doc in proptest::collection::vec(any::<u8>(), 0..64)) {
         all_agree(&doc);
+    }
+}
+
+/// Bytes all large, each written in two bytes, take all the room a run of them is given, at
+/// every length across the first runs.
+#[test]
+fn large_bytes_fill_the_room_they_are_written_in() {
+    for len in 0..=1100 {
+        for large in [0x80u8, 0xff] {
+            let bytes = vec![large; len];
+            assert_eq!(
+                writes_as_serde(&bytes).len(),
+                len * 2 + [1, 3][usize::from(len >= 16)]
+            );
+        }
     }
 }
 

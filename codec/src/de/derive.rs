@@ -2073,8 +2073,36 @@ leaf_encode! {
     i32 => write_signed, 5;
     i64 => write_signed, 9;
     isize => write_isize, 9;
-    bool => header::write_bool, 1;
     f64 => header::write_f64, 9;
+}
+
+impl Encode for bool {
+    const MAX_LEN: Option<usize> = Some(1);
+
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        header::write_bool(*self, out);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
+        let mut out = Bounded::new(out, Self::MAX_LEN)?;
+        header::write_bool(*self, &mut out);
+        out.done()
+    }
+
+    /// One byte each, its marker: a map over the slice, which the `Vec` extends by with one
+    /// room check.
+    #[inline]
+    fn encode_items(items: &[bool], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        out.extend(
+            items
+                .iter()
+                .map(|&b| if b { marker::TRUE } else { marker::FALSE }),
+        );
+        Ok(())
+    }
 }
 
 impl Encode for f32 {
@@ -2118,19 +2146,71 @@ impl Encode for u8 {
         out.done()
     }
 
-    /// A long run of small values (each its own positive fixint) as the bytes themselves,
-    /// the other runs a value at a time (a short one's copy costs more than it saves).
+    /// A long run of small values (each its own positive fixint) as the bytes themselves
+    /// (a short run's copy costs more than it saves), the other runs by [`write_u8s`] into
+    /// room for their widest forms, zeroed, written over and cut back as in
+    /// [`write_bounded_items`].
     #[inline]
     fn encode_items(items: &[u8], out: &mut Vec<u8>) -> Result<(), EncodeError> {
         for run in items.chunks(BOUNDED_RUN) {
             if run.len() >= 32 && run.iter().all(|&byte| byte < 0x80) {
                 out.extend_from_slice(run);
-            } else {
-                write_bounded_items(run, 2, out)?;
+                continue;
+            }
+            let start = out.len();
+            let room = run.len().saturating_mul(2).saturating_add(1);
+            out.resize(start.saturating_add(room.max(SHORT_RUN)), 0);
+            match out.get_mut(start..).and_then(|room| write_u8s(run, room)) {
+                Some(written) => out.truncate(start.saturating_add(written)),
+                None => {
+                    out.truncate(start);
+                    crate::invariant::broken("a run of bytes longer than twice its length");
+                    write_bounded_items(run, 2, out)?;
+                }
             }
         }
         Ok(())
     }
+}
+
+/// Writes `bytes` as `u8`s at the start of `room`, which has two bytes for each and one
+/// more, and gives the bytes written (`None` if they did not fit). Each value is written as
+/// two bytes, its marker (`uint 8`, or itself as a fixint) and itself, at its own position
+/// past the one or two bytes of each value before it; a fixint's second byte is written over
+/// by the next value or cut off. No branch depends on a value, which random bytes would
+/// mispredict half the time, and the positions of eight values are found at once rather
+/// than each from the last.
+#[inline]
+fn write_u8s(bytes: &[u8], room: &mut [u8]) -> Option<usize> {
+    const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+    let mut written = 0usize;
+    let mut eights = bytes.chunks_exact(8);
+    for eight in &mut eights {
+        let eight = u64::from_le_bytes(eight.try_into().ok()?);
+        // Two bytes of room are left for each value from here on, and one more.
+        let slot = room.get_mut(written..)?.first_chunk_mut::<17>()?;
+        let wide = (eight >> 7) & LOW_BITS;
+        // Byte i of `sums` is the number of wide values up to value i, included.
+        let sums = wide.wrapping_mul(LOW_BITS);
+        let before = (sums << 8).to_le_bytes();
+        for (i, (byte, before)) in eight.to_le_bytes().into_iter().zip(before).enumerate() {
+            let first = if byte >= 0x80 { marker::UINT8 } else { byte };
+            // At most 14: the mask changes nothing, and shows the compiler the pair fits.
+            let at = i.wrapping_add(usize::from(before)) & 15;
+            if let Some(pair) = slot.get_mut(at..at.wrapping_add(2)) {
+                pair.copy_from_slice(&[first, byte]);
+            }
+        }
+        written = written.wrapping_add(8).wrapping_add((sums >> 56) as usize);
+    }
+    for &byte in eights.remainder() {
+        let wide = byte >= 0x80;
+        let first = if wide { marker::UINT8 } else { byte };
+        room.get_mut(written..written.wrapping_add(2))?
+            .copy_from_slice(&[first, byte]);
+        written = written.wrapping_add(1).wrapping_add(usize::from(wide));
+    }
+    Some(written)
 }
 
 impl Encode for u128 {
