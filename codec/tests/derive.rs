@@ -88,6 +88,17 @@ fn faces() -> Vec<Face> {
         .collect()
 }
 
+/// A struct written in a fixed number of bytes: floats and bools, a skipped field aside.
+#[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone, Default)]
+struct Lit {
+    corner: Point3,
+    #[serde(skip)]
+    #[hardpack(skip)]
+    cached: u8,
+    lit: bool,
+    scale: [f64; 2],
+}
+
 /// One field: serde's messages say "1 element", not "1 elements".
 #[derive(Serialize, Deserialize, Encode, Decode, Debug, PartialEq, Clone)]
 struct One {
@@ -516,10 +527,75 @@ proptest! {
         prop_assert_eq!(hardpack::derive::from_slice::<Vec<bool>>(&written).unwrap(), bools);
     }
 
+    /// Sequences of values of a fixed length, across several of the runs they are written in.
+    #[test]
+    fn a_sequence_of_fixed_length_values_is_written_as_rmp_serde_writes_it(
+        floats in proptest::collection::vec(any::<f32>(), 0..4),
+        len in 0usize..150,
+    ) {
+        let lits: Vec<Lit> = (0..len)
+            .map(|i| {
+                let f = floats.get(i % 4).copied().unwrap_or(i as f32);
+                Lit { corner: Point3(f, -f, 0.5), cached: 0, lit: i % 3 == 0, scale: [f64::from(f), 1e300] }
+            })
+            .collect();
+        let written = writes_as_serde(&lits);
+        prop_assert_eq!(written.len(), 37 * len + if len < 16 { 1 } else { 3 });
+        writes_as_serde(&lits.iter().map(|l| (l.corner.0, l.lit)).collect::<Vec<_>>());
+        writes_as_serde(&lits.iter().map(|l| l.scale).collect::<Vec<_>>());
+        writes_as_serde(&(0..len).map(|i| i as f64 / 3.0).collect::<Vec<_>>());
+    }
+
     #[test]
     fn the_two_paths_agree_on_any_bytes(doc in proptest::collection::vec(any::<u8>(), 0..64)) {
         all_agree(&doc);
     }
+}
+
+/// Which types are written in exactly their bound: floats, bools and what holds only them.
+#[test]
+fn a_fixed_length_is_claimed_only_where_every_value_takes_it() {
+    fn claim<T: Encode + ?Sized>() -> (Option<usize>, bool) {
+        (T::MAX_LEN, T::FIXED_LEN)
+    }
+    let claimed = [
+        ("f32", claim::<f32>()),
+        ("f64", claim::<f64>()),
+        ("bool", claim::<bool>()),
+        ("()", claim::<()>()),
+        ("Point3", claim::<Point3>()),
+        ("Lit", claim::<Lit>()),
+        ("(f32, bool)", claim::<(f32, bool)>()),
+        ("[Point3; 2]", claim::<[Point3; 2]>()),
+        ("Meters", claim::<Meters>()),
+        ("u8", claim::<u8>()),
+        ("i64", claim::<i64>()),
+        ("char", claim::<char>()),
+        ("Option<f32>", claim::<Option<f32>>()),
+        ("(f32, u16)", claim::<(f32, u16)>()),
+        ("Pair", claim::<Pair>()),
+        // Bounded, but its weight, an `i16`, takes one to three bytes.
+        ("Face", claim::<Face>()),
+    ];
+    let expected = [
+        ("f32", (Some(5), true)),
+        ("f64", (Some(9), true)),
+        ("bool", (Some(1), true)),
+        ("()", (Some(1), true)),
+        ("Point3", (Some(16), true)),
+        ("Lit", (Some(37), true)),
+        ("(f32, bool)", (Some(7), true)),
+        ("[Point3; 2]", (Some(33), true)),
+        ("Meters", (Some(9), true)),
+        ("u8", (Some(2), false)),
+        ("i64", (Some(9), false)),
+        ("char", (Some(5), false)),
+        ("Option<f32>", (Some(5), false)),
+        ("(f32, u16)", (Some(9), false)),
+        ("Pair", (Some(7), false)),
+        ("Face", (Some(54), false)),
+    ];
+    assert_eq!(claimed, expected);
 }
 
 /// Bytes all large, each written in two bytes, take all the room a run of them is given, at

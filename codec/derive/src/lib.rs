@@ -544,6 +544,8 @@ fn write_fields(fields: &[Field], locals: &[TokenStream]) -> TokenStream {
 /// `with` function, which has no bound.
 struct BoundedWrite {
     bound: TokenStream,
+    /// Whether every value is written in exactly `bound` bytes: a `bool` expression.
+    fixed: TokenStream,
     writes: TokenStream,
 }
 
@@ -559,7 +561,7 @@ fn bounded_fields(fields: &[Field], locals: &[TokenStream]) -> Option<BoundedWri
         return None;
     }
     let count = written.len();
-    let types = written.iter().map(|(f, _)| &f.ty);
+    let types: Vec<&Type> = written.iter().map(|(f, _)| &f.ty).collect();
     let values = written.iter().map(|(_, local)| local);
     Some(BoundedWrite {
         bound: quote! {
@@ -568,6 +570,7 @@ fn bounded_fields(fields: &[Field], locals: &[TokenStream]) -> Option<BoundedWri
                 #(<#types as ::hardpack::derive::Encode>::MAX_LEN),*
             ])
         },
+        fixed: quote!(true #(&& <#types as ::hardpack::derive::Encode>::FIXED_LEN)*),
         writes: quote! {
             __out.array_header(#count);
             #(__out.put(#values)?;)*
@@ -583,6 +586,7 @@ fn bounded_newtype(field: &Field, local: &TokenStream) -> Option<BoundedWrite> {
     let ty = &field.ty;
     Some(BoundedWrite {
         bound: quote!(<#ty as ::hardpack::derive::Encode>::MAX_LEN),
+        fixed: quote!(<#ty as ::hardpack::derive::Encode>::FIXED_LEN),
         writes: quote!(__out.put(#local)?;),
     })
 }
@@ -607,6 +611,7 @@ fn encode(input: &DeriveInput) -> Result<TokenStream, Error> {
             bounded = match &data.fields {
                 Fields::Unit => Some(BoundedWrite {
                     bound: quote!(#p::Some(1)),
+                    fixed: quote!(true),
                     writes: quote!(__out.array_header(0);),
                 }),
                 Fields::Unnamed(_) if fields.len() == 1 && !fields[0].attrs.skip => {
@@ -658,6 +663,7 @@ fn encode(input: &DeriveInput) -> Result<TokenStream, Error> {
                     match &variant.fields {
                         Fields::Unit => Some(BoundedWrite {
                             bound: quote!(#p::Some(#name_len)),
+                            fixed: quote!(false),
                             writes: quote!(__out.str(#wire);),
                         }),
                         Fields::Unnamed(_) if fields.len() == 1 && !fields[0].attrs.skip => {
@@ -665,7 +671,7 @@ fn encode(input: &DeriveInput) -> Result<TokenStream, Error> {
                         }
                         _ => bounded_fields(&fields, &locals),
                     }
-                    .map(|BoundedWrite { bound, writes }| {
+                    .map(|BoundedWrite { bound, writes, .. }| {
                         if matches!(variant.fields, Fields::Unit) {
                             return (bound, quote!(#pattern => { #writes }));
                         }
@@ -710,6 +716,8 @@ fn encode(input: &DeriveInput) -> Result<TokenStream, Error> {
                     let (bounds, arms): (Vec<_>, Vec<_>) = variants.into_iter().unzip();
                     BoundedWrite {
                         bound: quote!(#p::bound_of_any(&[#(#bounds),*])),
+                        // Variants' names and contents differ in length.
+                        fixed: quote!(false),
                         writes: quote! {
                             #[allow(unused_variables)]
                             match self {
@@ -741,19 +749,26 @@ fn encode(input: &DeriveInput) -> Result<TokenStream, Error> {
         },
         None => quote!(),
     };
-    let bounded_items = bounded.map(|BoundedWrite { bound, writes }| {
-        quote! {
-            const MAX_LEN: #p::Option<usize> = #bound;
+    let bounded_items = bounded.map(
+        |BoundedWrite {
+             bound,
+             fixed,
+             writes,
+         }| {
+            quote! {
+                const MAX_LEN: #p::Option<usize> = #bound;
+                const FIXED_LEN: bool = #fixed;
 
-            #[inline]
-            fn encode_bounded(&self, __out: &mut [u8]) -> #p::Option<usize> {
-                let mut __out =
-                    #p::Bounded::new(__out, <Self as ::hardpack::derive::Encode>::MAX_LEN)?;
-                #writes
-                __out.done()
+                #[inline]
+                fn encode_bounded(&self, __out: &mut [u8]) -> #p::Option<usize> {
+                    let mut __out =
+                        #p::Bounded::new(__out, <Self as ::hardpack::derive::Encode>::MAX_LEN)?;
+                    #writes
+                    __out.done()
+                }
             }
-        }
-    });
+        },
+    );
     Ok(quote! {
         #[automatically_derived]
         impl #impl_generics ::hardpack::derive::Encode for #name #ty_generics #where_clause {

@@ -242,6 +242,12 @@ pub trait Encode {
     #[doc(hidden)]
     const MAX_LEN: Option<usize> = None;
 
+    /// Whether every value of the type is written in exactly [`MAX_LEN`](Self::MAX_LEN)
+    /// bytes (floats, and structs, tuples and arrays of them): a sequence of such values is
+    /// written with no position kept and nothing cut back. Derived; `false` is always right.
+    #[doc(hidden)]
+    const FIXED_LEN: bool = false;
+
     /// Writes what [`encode`](Self::encode) writes at the start of `out`, which is at least
     /// [`MAX_LEN`](Self::MAX_LEN) long, and gives the number of bytes written (`None` if
     /// they did not fit: a bound was wrong). The bytes of `out` after those may be written
@@ -264,6 +270,9 @@ pub trait Encode {
         Self: Sized,
     {
         match Self::MAX_LEN {
+            Some(len) if Self::FIXED_LEN && len <= BOUNDED_ITEM => {
+                write_fixed_items(items, len, out)
+            }
             Some(bound) if bound <= BOUNDED_ITEM => write_bounded_items(items, bound, out),
             _ => items.iter().try_for_each(|value| value.encode(out)),
         }
@@ -496,6 +505,34 @@ fn write_bounded_items<T: Encode>(
         if !unwritten.is_empty() {
             // The rest of this run goes through the `Vec`; the runs after it as before.
             crate::invariant::broken("a bounded encoding longer than its bound");
+            unwritten.iter().try_for_each(|item| item.encode(out))?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes `items`, each of exactly `len` bytes (see [`Encode::FIXED_LEN`]), a run at a time
+/// into room zeroed for the run, as [`write_bounded_items`] does, each into its own slot of
+/// it: with every length known, no position is kept and nothing is cut back.
+#[inline]
+fn write_fixed_items<T: Encode>(
+    items: &[T],
+    len: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    for run in items.chunks(BOUNDED_RUN.checked_div(len).unwrap_or(1).max(1)) {
+        let start = out.len();
+        out.resize(start.saturating_add(run.len().saturating_mul(len)), 0);
+        let room = out.get_mut(start..).unwrap_or_default();
+        let wrong = room
+            .chunks_exact_mut(len)
+            .zip(run)
+            .position(|(slot, item)| item.encode_bounded(slot) != Some(len));
+        if let Some(index) = wrong {
+            // The rest of this run goes through the `Vec`; the runs after it as before.
+            crate::invariant::broken("a fixed-length encoding of another length");
+            out.truncate(start.saturating_add(index.saturating_mul(len)));
+            let unwritten = run.get(index..).unwrap_or_default();
             unwritten.iter().try_for_each(|item| item.encode(out))?;
         }
     }
@@ -1893,6 +1930,7 @@ impl<T: Encode, const N: usize> Encode for [T; N] {
         },
         None => None,
     };
+    const FIXED_LEN: bool = T::FIXED_LEN;
 
     #[inline]
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
@@ -2073,11 +2111,30 @@ leaf_encode! {
     i32 => write_signed, 5;
     i64 => write_signed, 9;
     isize => write_isize, 9;
-    f64 => header::write_f64, 9;
+}
+
+/// A float is never narrowed: always its marker and its value.
+impl Encode for f64 {
+    const MAX_LEN: Option<usize> = Some(9);
+    const FIXED_LEN: bool = true;
+
+    #[inline(always)]
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        header::write_f64(*self, out);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
+        let mut out = Bounded::new(out, Self::MAX_LEN)?;
+        header::write_f64(*self, &mut out);
+        out.done()
+    }
 }
 
 impl Encode for bool {
     const MAX_LEN: Option<usize> = Some(1);
+    const FIXED_LEN: bool = true;
 
     #[inline(always)]
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
@@ -2107,6 +2164,7 @@ impl Encode for bool {
 
 impl Encode for f32 {
     const MAX_LEN: Option<usize> = Some(5);
+    const FIXED_LEN: bool = true;
 
     #[inline(always)]
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
@@ -2268,6 +2326,7 @@ impl Encode for [u8] {
 
 impl Encode for () {
     const MAX_LEN: Option<usize> = Some(1);
+    const FIXED_LEN: bool = true;
 
     #[inline(always)]
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
@@ -2347,6 +2406,7 @@ macro_rules! tuple_encode {
     ($len:literal => $($name:ident $index:tt)+) => {
         impl<$($name: Encode),+> Encode for ($($name,)+) {
             const MAX_LEN: Option<usize> = bound_of_all(&[Some(1), $($name::MAX_LEN),+]);
+            const FIXED_LEN: bool = true $(&& $name::FIXED_LEN)+;
 
             #[inline]
             fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
