@@ -572,6 +572,8 @@ struct Route {
     /// The key of the buffered place it is inside (a tagged variant, an untagged enum, a
     /// flattened struct), if any: nothing inside has a key of its own.
     buffered: Option<String>,
+    /// Whether that buffered place is a tagged variant's content.
+    in_tagged_content: bool,
     /// The enum choices that lead here: (def, variant).
     choices: Vec<(usize, usize)>,
 }
@@ -587,6 +589,10 @@ struct Truth {
     variants: Vec<((usize, usize), String, usize, Route)>,
     /// The route to each planted item.
     planted_routes: Vec<Route>,
+    /// Each variant of a tagged enum inside a tagged variant's content (def, index) and the
+    /// route to it: no place of its own, but the variant holding it is built whole only by
+    /// values taking each of them (see docs/harden-your-types.md), so a sample holds it.
+    buffered_variants: Vec<((usize, usize), Route)>,
     /// The regions a validating item was planted in, by its index: what follows it there is
     /// behind it.
     blocked: std::collections::BTreeMap<usize, usize>,
@@ -774,6 +780,8 @@ impl Gen<'_> {
                         truth
                             .variants
                             .push(((def, v), vkey.clone(), region, inner.clone()));
+                    } else if route.in_tagged_content && *repr != Repr::Untagged {
+                        truth.buffered_variants.push(((def, v), inner.clone()));
                     }
                     if *repr != Repr::External && inner.buffered.is_none() {
                         inner.buffered = Some(if *repr == Repr::Untagged {
@@ -781,6 +789,7 @@ impl Gen<'_> {
                         } else {
                             vkey.clone()
                         });
+                        inner.in_tagged_content = *repr != Repr::Untagged;
                     }
                     let vrel = format!("::{}", var.name);
                     match &var.kind {
@@ -1239,6 +1248,7 @@ fn emit_type(
         enum_planted: Default::default(),
         variants: Vec::new(),
         planted_routes: Vec::new(),
+        buffered_variants: Vec::new(),
         blocked: Default::default(),
     };
     let root_route = Route {
@@ -1257,6 +1267,12 @@ fn emit_type(
             .map(|(_, _, _, route)| route.choices.clone()),
     );
     targets.extend(truth.planted_routes.iter().map(|r| r.choices.clone()));
+    targets.extend(
+        truth
+            .buffered_variants
+            .iter()
+            .map(|(_, route)| route.choices.clone()),
+    );
     let mut covered_variants = std::collections::BTreeSet::new();
     let mut covered_planted = std::collections::BTreeSet::new();
     for (t, choices) in targets.iter().enumerate() {
@@ -1267,8 +1283,13 @@ fn emit_type(
         let target_planted = t
             .checked_sub(1 + truth.variants.len())
             .filter(|p| *p < truth.planted.len());
+        let target_buffered = t
+            .checked_sub(1 + truth.variants.len() + truth.planted.len())
+            .and_then(|b| truth.buffered_variants.get(b))
+            .map(|b| b.0);
         if t > 0 && target_variant.is_some_and(|v| covered_variants.contains(&v))
             || target_planted.is_some_and(|p| covered_planted.contains(&p))
+            || target_buffered.is_some_and(|v| covered_variants.contains(&v))
         {
             continue;
         }
