@@ -320,11 +320,13 @@ impl Search {
         }
     }
 
-    /// The next untried candidate, if any is left within the budget.
+    /// The next untried candidate, if any is left within the budget. Past the budget, the
+    /// samples' own values are still tried: they are few, and a user gave them to close
+    /// what the search could not build.
     pub(super) fn next(&mut self) -> bool {
         while let Some(next) = self.stack.pop() {
-            if self.tries >= MAX_TRIES {
-                break;
+            if self.tries >= MAX_TRIES && !next.from_sample {
+                continue;
             }
             if self.tried.insert(next.tree.to_bytes()) {
                 self.current = next;
@@ -1804,6 +1806,22 @@ mod tests {
                 (s("a"), false),
             ]
         );
+    }
+
+    #[test]
+    fn past_its_budget_a_search_tries_only_the_samples_values_still_untried() {
+        let mut search = Search::new(Searching::Any, Sample::Nil, vec![s("a"), s("b")]);
+        search.hand_samples(&[s("z"), s("a"), Sample::Int(7)]);
+        search.push_refined(vec![Candidate::new(s("refined"))]);
+        search.tries = MAX_TRIES;
+        let mut tried = Vec::new();
+        while search.next() {
+            tried.push(search.current.tree.clone());
+        }
+        // The refined value and the plain values are dropped; the samples keep their order.
+        assert_eq!(tried, vec![s("z"), s("a"), Sample::Int(7)]);
+        assert_eq!(search.tries, MAX_TRIES + 3);
+        assert!(search.stack.is_empty());
     }
 
     #[test]
