@@ -2053,12 +2053,20 @@ fn read_map<'de, T, const STRICT: bool>(
 // Encoding: as `Serializer` writes each type.
 
 /// Each leaf is written by one generic function (`$write`), into the `Vec` or room
-/// reserved in it; `$bound` is the most bytes it takes: its marker and its widest form.
+/// reserved in it; `$bound` is the most bytes it takes: its marker and its widest form
+/// (`fixed true` where every value takes exactly that many). Items in braces after it join
+/// its `impl`: a sequence's own writer.
 macro_rules! leaf_encode {
-    ($($ty:ty => $write:path, $bound:literal);* $(;)?) => {
+    (
+        $(
+            $ty:ty => $write:path, $bound:literal $(, fixed $fixed:literal)?
+            $({ $($more:item)* })?
+        );* $(;)?
+    ) => {
         $(
             impl Encode for $ty {
                 const MAX_LEN: Option<usize> = Some($bound);
+                $(const FIXED_LEN: bool = $fixed;)?
 
                 #[inline(always)]
                 fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
@@ -2072,6 +2080,8 @@ macro_rules! leaf_encode {
                     $write(*self, &mut out);
                     out.done()
                 }
+
+                $($($more)*)?
             }
         )*
     };
@@ -2111,55 +2121,48 @@ leaf_encode! {
     i32 => write_signed, 5;
     i64 => write_signed, 9;
     isize => write_isize, 9;
-}
-
-/// A float is never narrowed: always its marker and its value.
-impl Encode for f64 {
-    const MAX_LEN: Option<usize> = Some(9);
-    const FIXED_LEN: bool = true;
-
-    #[inline(always)]
-    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        header::write_f64(*self, out);
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
-        let mut out = Bounded::new(out, Self::MAX_LEN)?;
-        header::write_f64(*self, &mut out);
-        out.done()
-    }
-}
-
-impl Encode for bool {
-    const MAX_LEN: Option<usize> = Some(1);
-    const FIXED_LEN: bool = true;
-
-    #[inline(always)]
-    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        header::write_bool(*self, out);
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
-        let mut out = Bounded::new(out, Self::MAX_LEN)?;
-        header::write_bool(*self, &mut out);
-        out.done()
-    }
-
-    /// One byte each, its marker: a map over the slice, which the `Vec` extends by with one
-    /// room check.
-    #[inline]
-    fn encode_items(items: &[bool], out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        out.extend(
-            items
-                .iter()
-                .map(|&b| if b { marker::TRUE } else { marker::FALSE }),
-        );
-        Ok(())
-    }
+    // A float is never narrowed: always its marker and its value.
+    f64 => header::write_f64, 9, fixed true;
+    bool => header::write_bool, 1, fixed true {
+        /// One byte each, its marker: a map over the slice, which the `Vec` extends by with
+        /// one room check.
+        #[inline]
+        fn encode_items(items: &[bool], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+            out.extend(
+                items
+                    .iter()
+                    .map(|&b| if b { marker::TRUE } else { marker::FALSE }),
+            );
+            Ok(())
+        }
+    };
+    u8 => header::write_u8, 2 {
+        /// A long run of small values (each its own positive fixint) as the bytes themselves
+        /// (a short run's copy costs more than it saves), the other runs by [`write_u8s`] into
+        /// room for their widest forms, zeroed, written over and cut back as in
+        /// [`write_bounded_items`].
+        #[inline]
+        fn encode_items(items: &[u8], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+            for run in items.chunks(BOUNDED_RUN) {
+                if run.len() >= 32 && run.iter().all(|&byte| byte < 0x80) {
+                    out.extend_from_slice(run);
+                    continue;
+                }
+                let start = out.len();
+                let room = run.len().saturating_mul(2).saturating_add(1);
+                out.resize(start.saturating_add(room.max(SHORT_RUN)), 0);
+                match out.get_mut(start..).and_then(|room| write_u8s(run, room)) {
+                    Some(written) => out.truncate(start.saturating_add(written)),
+                    None => {
+                        out.truncate(start);
+                        crate::invariant::broken("a run of bytes longer than twice its length");
+                        write_bounded_items(run, 2, out)?;
+                    }
+                }
+            }
+            Ok(())
+        }
+    };
 }
 
 impl Encode for f32 {
@@ -2185,49 +2188,6 @@ impl Encode for f32 {
         let mut out = Bounded::new(out, Self::MAX_LEN)?;
         header::write_f32(*self, &mut out);
         out.done()
-    }
-}
-
-impl Encode for u8 {
-    const MAX_LEN: Option<usize> = Some(2);
-
-    #[inline(always)]
-    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        header::write_u8(*self, out);
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn encode_bounded(&self, out: &mut [u8]) -> Option<usize> {
-        let mut out = Bounded::new(out, Self::MAX_LEN)?;
-        header::write_u8(*self, &mut out);
-        out.done()
-    }
-
-    /// A long run of small values (each its own positive fixint) as the bytes themselves
-    /// (a short run's copy costs more than it saves), the other runs by [`write_u8s`] into
-    /// room for their widest forms, zeroed, written over and cut back as in
-    /// [`write_bounded_items`].
-    #[inline]
-    fn encode_items(items: &[u8], out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        for run in items.chunks(BOUNDED_RUN) {
-            if run.len() >= 32 && run.iter().all(|&byte| byte < 0x80) {
-                out.extend_from_slice(run);
-                continue;
-            }
-            let start = out.len();
-            let room = run.len().saturating_mul(2).saturating_add(1);
-            out.resize(start.saturating_add(room.max(SHORT_RUN)), 0);
-            match out.get_mut(start..).and_then(|room| write_u8s(run, room)) {
-                Some(written) => out.truncate(start.saturating_add(written)),
-                None => {
-                    out.truncate(start);
-                    crate::invariant::broken("a run of bytes longer than twice its length");
-                    write_bounded_items(run, 2, out)?;
-                }
-            }
-        }
-        Ok(())
     }
 }
 
