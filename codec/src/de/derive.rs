@@ -468,6 +468,12 @@ const BOUNDED_RUN: usize = 512;
 /// The room reserved for a run of at most this many bytes (see [`write_bounded_items`]).
 const SHORT_RUN: usize = 64;
 
+/// `items` in runs of [`BOUNDED_RUN`] bytes at most, each item taking at most `each`.
+#[inline(always)]
+fn runs<T>(items: &[T], each: usize) -> core::slice::Chunks<'_, T> {
+    items.chunks(BOUNDED_RUN.checked_div(each).unwrap_or(1).max(1))
+}
+
 /// Writes `items`, each of at most `bound` bytes, straight into `out` a run at a time: room
 /// for the run's bound is zeroed, written over and cut back (as [`write_bounded`] does for one
 /// value), so that the room reserved past the end is never more than [`BOUNDED_RUN`] bytes.
@@ -477,7 +483,7 @@ fn write_bounded_items<T: Encode>(
     bound: usize,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
-    for run in items.chunks(BOUNDED_RUN.checked_div(bound).unwrap_or(1).max(1)) {
+    for run in runs(items, bound) {
         let start = out.len();
         let room = run.len().saturating_mul(bound);
         // A short run's room is zeroed as a constant length, by a few stores in line rather
@@ -520,7 +526,7 @@ fn write_fixed_items<T: Encode>(
     len: usize,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
-    for run in items.chunks(BOUNDED_RUN.checked_div(len).unwrap_or(1).max(1)) {
+    for run in runs(items, len) {
         let start = out.len();
         out.resize(start.saturating_add(run.len().saturating_mul(len)), 0);
         let room = out.get_mut(start..).unwrap_or_default();
