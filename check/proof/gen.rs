@@ -747,9 +747,26 @@ impl Gen<'_> {
                 }
             }
             DefKind::Enum(repr, variants) => {
-                if *repr == Repr::Untagged && route.buffered.is_none() {
+                // Inside a tagged variant's content the untagged enum is that variant's, where
+                // a plain value cannot build it (a variant holding more than one) and no
+                // catch-all takes every value (an opaque value there is one like any other).
+                let beyond_plain_values = variants.iter().any(|v| match &v.kind {
+                    VarKind::Unit | VarKind::Newtype(Ty::Prim(_)) => false,
+                    VarKind::Newtype(Ty::Leaf(i)) => {
+                        !matches!(self.leaves[*i].kind, LeafKind::Json | LeafKind::Ignored)
+                    }
+                    _ => true,
+                });
+                let catch_all = variants.iter().any(|v| {
+                    matches!(&v.kind, VarKind::Newtype(Ty::Leaf(i))
+                        if matches!(self.leaves[*i].kind, LeafKind::Json | LeafKind::Ignored))
+                });
+                if *repr == Repr::Untagged
+                    && (route.buffered.is_none()
+                        || (route.in_tagged_content && beyond_plain_values && !catch_all))
+                {
                     let mut names = route.variants.clone();
-                    names.push(key.to_string());
+                    names.push(route.buffered.clone().unwrap_or_else(|| key.to_string()));
                     let at = truth.plant("untagged", names, route);
                     truth.enum_planted.insert(def, at);
                 }

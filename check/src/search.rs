@@ -41,6 +41,11 @@ pub(crate) struct Candidate {
     /// A variant named where a probe showed an enum, or a collection filled in a sample's
     /// value: one try says what is there, so it is tried before anything found since.
     pub answer: bool,
+    /// The refusal of the value it was refined from.
+    pub parent_refusal: Option<String>,
+    /// Refined from a value refused in its parent's words ([`Candidate::repeats_refusal`]):
+    /// tried after every other candidate.
+    pub stalled: bool,
 }
 
 /// One refinement a candidate came from: which (a number per refinement), which of its
@@ -66,7 +71,18 @@ impl Candidate {
             sampled: false,
             probe: false,
             answer: false,
+            parent_refusal: None,
+            stalled: false,
         }
+    }
+
+    /// Whether `message`, its refusal, is the refusal of the value it was refined from, in the
+    /// same words: its change may have answered nothing (a wrong node changed, or a nil made a
+    /// tuple of nils, each refused as the nil before it). Inside serde's buffering a refusal
+    /// names no place, so it may also be the next node refused alike: what is refined from it
+    /// is tried last, not dropped.
+    pub(crate) fn repeats_refusal(&self, message: &str) -> bool {
+        self.parent_refusal.as_deref() == Some(message)
     }
 
     /// The candidate with each str in it (a map's key too) replaced by [`UNKNOWN_NAME`] in
@@ -316,6 +332,27 @@ pub(crate) fn refine(refused: &Candidate, message: &str) -> Vec<Candidate> {
         }
         return out;
     }
+    if let Some(wanted) = message.strip_prefix("invalid type: unit variant, expected ") {
+        // A variant named alone where it has content: the name becomes the key of a map of
+        // one entry, its content empty (what it holds, the next refusal says).
+        let content = if wanted.starts_with("struct variant") {
+            Sample::Map(Vec::new())
+        } else if wanted.starts_with("tuple variant") {
+            Sample::Array(Vec::new())
+        } else {
+            Sample::Nil
+        };
+        for path in refused.suspects(Some(Kind::Str)).into_iter().take(2) {
+            let Some(name) = refused.tree.at(&path).cloned() else {
+                continue;
+            };
+            if is_key(&refused.tree, &path) {
+                continue;
+            }
+            out.extend(refused.with(&path, Sample::Map(vec![(name, content.clone())])));
+        }
+        return out;
+    }
     let expected = message
         .split_once(", expected ")
         .map_or(message, |(_, e)| e)
@@ -323,9 +360,16 @@ pub(crate) fn refine(refused: &Candidate, message: &str) -> Vec<Candidate> {
     if let Some(rest) = message.strip_prefix("invalid type: ") {
         let kind = unexpected_kind(rest);
         let wanted = for_expectation(&expected);
+        // A struct is read from a map or a sequence: each form is explored, since the map
+        // form leaves out what serde reads as absent (an `Option` field), which the sequence
+        // form asks for.
+        let forms = expected.starts_with("struct ");
         for path in refused.suspects(kind).into_iter().take(4) {
             for node in &wanted {
-                out.extend(refused.with(&path, node.clone()));
+                out.extend(refused.with(&path, node.clone()).map(|mut c| {
+                    c.names_variant |= forms;
+                    c
+                }));
             }
         }
         return out;
@@ -402,6 +446,14 @@ pub(crate) fn refine(refused: &Candidate, message: &str) -> Vec<Candidate> {
         }
     }
     out
+}
+
+/// Whether the node at `path` is a map's key.
+pub(crate) fn is_key(sample: &Sample, path: &[usize]) -> bool {
+    match path.split_last() {
+        Some((last, parent)) => last % 2 == 0 && matches!(sample.at(parent), Some(Sample::Map(_))),
+        None => false,
+    }
 }
 
 /// The candidate without the map entry whose key is at `key_path`.
@@ -875,6 +927,54 @@ mod tests {
                 "\"Member\""
             ]
         );
+    }
+
+    #[test]
+    fn a_variant_named_alone_where_it_has_content_keys_a_map_of_its_content() {
+        // `["T1", ["V", false]]`: the enum read from serde's buffer got a unit variant.
+        let mut c = Candidate::new(Sample::Array(vec![
+            Sample::Str("T1".into()),
+            Sample::Array(vec![Sample::Str("V".into()), Sample::Bool(false)]),
+        ]));
+        c.recent = vec![vec![1, 0]];
+        let forms = [
+            ("struct variant", "[\"T1\", [{\"V\": {}}, false]]"),
+            ("tuple variant", "[\"T1\", [{\"V\": []}, false]]"),
+            ("newtype variant", "[\"T1\", [{\"V\": nil}, false]]"),
+        ];
+        for (wanted, value) in forms {
+            let message = format!("invalid type: unit variant, expected {wanted}");
+            let values: Vec<String> = refine(&c, &message)
+                .iter()
+                .map(|c| c.tree.to_string())
+                .collect();
+            // The str changed last first; the outer tag is the other suspect.
+            assert_eq!(values.first().map(String::as_str), Some(value), "{wanted}");
+            assert_eq!(values.len(), 2, "{wanted}: {values:?}");
+        }
+    }
+
+    #[test]
+    fn a_struct_wanted_is_handed_as_a_map_and_as_a_sequence_each_a_variant_of_its_own() {
+        let c = Candidate::new(Sample::Nil);
+        let next = refine(&c, "invalid type: unit value, expected struct Node");
+        let values: Vec<(String, bool)> = next
+            .iter()
+            .map(|c| (c.tree.to_string(), c.names_variant))
+            .collect();
+        assert_eq!(values, [("{}".into(), true), ("[]".into(), true)]);
+        // Any other kind wanted is one guess at one value.
+        let next = refine(&c, "invalid type: unit value, expected a string");
+        assert!(next.iter().all(|c| !c.names_variant));
+    }
+
+    #[test]
+    fn a_refusal_in_its_parents_words_is_a_repeat_and_another_is_not() {
+        let mut c = Candidate::new(Sample::Array(vec![Sample::Nil; 3]));
+        assert!(!c.repeats_refusal("invalid type: unit value, expected a boolean"));
+        c.parent_refusal = Some("invalid type: unit value, expected a boolean".into());
+        assert!(c.repeats_refusal("invalid type: unit value, expected a boolean"));
+        assert!(!c.repeats_refusal("invalid type: unit value, expected u32"));
     }
 
     #[test]

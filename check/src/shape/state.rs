@@ -8,7 +8,7 @@ use serde::de;
 
 use super::{Container, Shape, Unseen, UnseenKind, MAX_RUNS};
 use crate::sample::Sample;
-use crate::search::{probes, refine, Branch, Candidate, UNKNOWN_NAME};
+use crate::search::{is_key, probes, refine, Branch, Candidate, UNKNOWN_NAME};
 
 /// An error of the tracer, or of the type's `Deserialize` during a trace.
 #[derive(Debug)]
@@ -73,9 +73,10 @@ pub(super) fn generic_arguments(visitor: &str) -> String {
 
 /// How many values a place that searches may try.
 pub(super) const MAX_TRIES: usize = 400;
-/// How many accepted values that name nothing new (no tag or key the others did not) a
-/// place that searches goes on after. One that names a new variant always counts: a search
-/// deep in one variant's content must still get to the variants after it.
+/// How many accepted values in a row that name nothing new (no tag or key the others did
+/// not) a place that searches goes on after. One that names something new starts the count
+/// again: a search deep in nested variants finds each level's names in turn, and each of
+/// its values also has twins (its structs as sequences, its unit variants as maps).
 pub(super) const MAX_REPEATS: usize = 12;
 
 /// What a place that searches for a value it accepts is.
@@ -121,7 +122,8 @@ pub(super) struct Search {
     /// For a place read with `deserialize_any`: whether serde's own buffering read it (an
     /// untagged or internally tagged enum, a flattened field), not a type's own visitor.
     pub(super) buffered: bool,
-    /// Accepted values that named no word the earlier ones did not ([`MAX_REPEATS`]).
+    /// Accepted values since the last that named a word the earlier ones did not
+    /// ([`MAX_REPEATS`]).
     pub(super) repeats: usize,
     /// The enums the value handed this run was read as.
     pub(super) enums_read: Vec<crate::sample::EnumRead>,
@@ -386,6 +388,7 @@ impl Search {
     pub(super) fn push_refined(&mut self, refined: Vec<Candidate>) {
         self.refinements += 1;
         let refinement = self.refinements;
+        let mut stalled = Vec::new();
         for (i, mut c) in refined.into_iter().enumerate().rev() {
             c.lineage.push(Branch {
                 refinement,
@@ -394,8 +397,14 @@ impl Search {
             });
             c.names_variant = false;
             c.from_sample = false;
-            self.stack.push(c);
+            if c.stalled {
+                stalled.push(c);
+            } else {
+                self.stack.push(c);
+            }
         }
+        // The bottom of the stack: tried when nothing else is left.
+        self.stack.splice(0..0, stalled.into_iter().rev());
     }
 
     /// The values of the samples given, tried next (the first first).
@@ -482,9 +491,12 @@ impl Search {
             } else {
                 refine(&self.current, message)
             };
+        let stalled = self.current.stalled || self.current.repeats_refusal(message);
         for c in &mut refined {
             c.probe = false;
             c.answer = answers;
+            c.parent_refusal = Some(message.to_string());
+            c.stalled = stalled;
         }
         self.push_refined(refined);
         if self.next() {
@@ -494,14 +506,6 @@ impl Search {
         // A place that accepted a value was looking for others: the next run hands it what
         // it accepts, and the refusal of a further guess blames nothing else.
         !self.accepted.is_empty()
-    }
-}
-
-/// Whether the node at `path` is a map's key.
-fn is_key(sample: &Sample, path: &[usize]) -> bool {
-    match path.split_last() {
-        Some((last, parent)) => last % 2 == 0 && matches!(sample.at(parent), Some(Sample::Map(_))),
-        None => false,
     }
 }
 
@@ -972,7 +976,9 @@ impl State {
             let new_kind = !search.accepted.iter().any(|a| a.kind() == value.kind());
             let new_word = words(&value).iter().any(|w| !known.contains(w));
             let repeat = !new_kind && !search.current.reshaped && !new_word;
-            if repeat && !search.current.sampled {
+            if !repeat {
+                search.repeats = 0;
+            } else if !search.current.sampled {
                 search.repeats += 1;
             }
             for outer in value.named_variants(&self.tag_keys) {
@@ -1022,6 +1028,7 @@ impl State {
             // A sample's probes stay on top: each asks about a value known to be valid.
             search.stack.sort_by_key(|c| {
                 (
+                    !c.stalled,
                     c.probe || c.answer,
                     std::cmp::Reverse(c.shared_lineage(&found)),
                 )
@@ -1216,12 +1223,32 @@ impl State {
                 continue;
             };
             self.last_blamed = Some(key.clone());
+            // An untagged enum read inside a tagged variant's content is a gap of the variant,
+            // not of the place: the place's other variants do not hold it.
             if search.kind == Searching::Any
                 && error
                     .0
                     .contains("did not match any variant of untagged enum")
             {
-                self.gaps.insert(key.clone(), error.0.clone());
+                let named = search.current.tree.named_variants(&self.tag_keys);
+                let lines: Vec<String> = self
+                    .requests
+                    .keys()
+                    .filter(|line| {
+                        line.rsplit_once("::").is_some_and(|(place, variant)| {
+                            named.contains(&variant)
+                                && (place == key || self.sampled_structs.get(place) == Some(key))
+                        })
+                    })
+                    .cloned()
+                    .collect();
+                // A value naming no variant that is a line of its own: the place's gap.
+                if lines.is_empty() {
+                    self.gaps.insert(key.clone(), error.0.clone());
+                }
+                for line in lines {
+                    self.gaps.insert(line, error.0.clone());
+                }
             }
             if search.kind == Searching::Leaf && error.0.starts_with("unknown variant ") {
                 // A tag read as an identifier (an adjacently tagged enum read as a
@@ -1457,10 +1484,18 @@ impl State {
                             .into(),
                     )
                 } else if let Some(said) = self.gaps.get(key) {
-                    NodeTrace::SeenInPart(format!(
-                        "it refuses without saying what it wants ({said}): its variants that \
-                            are not a plain value are seen only through a sample"
-                    ))
+                    NodeTrace::SeenInPart(if request.variant {
+                        format!(
+                            "an untagged enum inside it refuses without saying what it wants \
+                                ({said}): its variants that are not a plain value are seen only \
+                                through a sample"
+                        )
+                    } else {
+                        format!(
+                            "it refuses without saying what it wants ({said}): its variants \
+                                that are not a plain value are seen only through a sample"
+                        )
+                    })
                 } else if request.built || (request.recursed && request.refusal.is_none()) {
                     NodeTrace::Built
                 } else if request.recursed {
@@ -1822,6 +1857,43 @@ mod tests {
         assert_eq!(tried, vec![s("z"), s("a"), Sample::Int(7)]);
         assert_eq!(search.tries, MAX_TRIES + 3);
         assert!(search.stack.is_empty());
+    }
+
+    #[test]
+    fn what_comes_from_a_refusal_in_its_parents_words_is_tried_after_everything_else() {
+        // `[nil, nil]` for `(bool, bool)`: both nils are refused alike, so the value with one
+        // of them mended is refused in its parent's words. Its own refinements (the other nil
+        // mended) still come, after the candidates that made a difference.
+        let message = "invalid type: unit value, expected a boolean";
+        let mut search = Search::new(Searching::Any, Sample::Nil, Vec::new());
+        search.push_refined(vec![Candidate::new(s("other"))]);
+        let mut mended = Candidate::new(Sample::Array(vec![Sample::Bool(false), Sample::Nil]));
+        mended.parent_refusal = Some(message.into());
+        mended.recent = vec![vec![0]];
+        search.current = mended;
+        assert!(search.blame(message));
+        assert_eq!(search.current.tree, s("other"));
+        let mut tried = Vec::new();
+        while search.next() {
+            tried.push(search.current.tree.clone());
+        }
+        assert!(
+            tried.contains(&Sample::Array(vec![Sample::Bool(false); 2])),
+            "{tried:?}"
+        );
+        assert!(search.stack.is_empty());
+        // A refusal in new words is progress: its refinements go on top.
+        let mut search = Search::new(Searching::Any, Sample::Nil, Vec::new());
+        search.push_refined(vec![Candidate::new(s("other"))]);
+        let mut mended = Candidate::new(Sample::Array(vec![Sample::Bool(false), Sample::Nil]));
+        mended.parent_refusal = Some("invalid type: unit value, expected a tuple of size 2".into());
+        mended.recent = vec![vec![1]];
+        search.current = mended;
+        assert!(search.blame(message));
+        assert_eq!(
+            search.current.tree,
+            Sample::Array(vec![Sample::Bool(false); 2])
+        );
     }
 
     #[test]
