@@ -448,6 +448,20 @@ pub(crate) fn refine(refused: &Candidate, message: &str) -> Vec<Candidate> {
     out
 }
 
+/// The candidates that hand `node`, a value of the type `message` names (`invalid type:
+/// unit value, expected struct Node`), where the refused node may be.
+pub(crate) fn substitute(refused: &Candidate, message: &str, node: &Sample) -> Vec<Candidate> {
+    let kind = message
+        .strip_prefix("invalid type: ")
+        .and_then(unexpected_kind);
+    refused
+        .suspects(kind)
+        .into_iter()
+        .take(4)
+        .filter_map(|path| refused.with(&path, node.clone()))
+        .collect()
+}
+
 /// Whether the node at `path` is a map's key.
 pub(crate) fn is_key(sample: &Sample, path: &[usize]) -> bool {
     match path.split_last() {

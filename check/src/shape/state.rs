@@ -143,7 +143,21 @@ pub(super) struct Search {
     /// refusal named and a value coming from the refused one then had accepted.
     pub(super) built_types: BTreeSet<String>,
     /// The types refusals named, with the lineage of the value refused.
-    pub(super) building: Vec<(Vec<crate::search::Branch>, String)>,
+    pub(super) building: Vec<Building>,
+    /// A value of each type built ([`Search::built_types`]), as an accepted value held it:
+    /// handed where that type is refused again, as it is, not built anew.
+    pub(super) built_values: BTreeMap<String, Sample>,
+}
+
+/// A type a refusal named (`struct Node`), not yet built: built when a value coming from
+/// the refused one is accepted.
+pub(super) struct Building {
+    /// The refused value's lineage.
+    lineage: Vec<crate::search::Branch>,
+    expected: String,
+    /// Where each candidate refined from the refused value changed it (by its index): the
+    /// node of the type, in the value accepted.
+    at: Vec<Option<Vec<Step>>>,
 }
 
 /// A value naming tagged variants, found with an empty collection or a nil (an `Option`
@@ -318,6 +332,7 @@ impl Search {
             filled_nils: false,
             built_types: BTreeSet::new(),
             building: Vec::new(),
+            built_values: BTreeMap::new(),
             given: Vec::new(),
         }
     }
@@ -338,25 +353,35 @@ impl Search {
             // Refined back into a value already accepted (a nil that is a unit, handed a
             // number): what it comes from was accepted.
             if self.accepted.contains(&next.tree) || self.reshapes.contains(&next.tree) {
-                self.resolve_fills(&next.lineage);
+                self.resolve_fills(&next.lineage, &next.tree);
             }
         }
         false
     }
 
-    /// A value coming from `lineage` was accepted: the fills it comes from are resolved,
-    /// and the types refused on its way are built.
-    pub(super) fn resolve_fills(&mut self, lineage: &[crate::search::Branch]) {
+    /// `value`, coming from `lineage`, was accepted: the fills it comes from are resolved,
+    /// and the types refused on its way are built (and their values kept).
+    pub(super) fn resolve_fills(&mut self, lineage: &[crate::search::Branch], value: &Sample) {
         for fill in &mut self.fills {
             if !fill.resolved && lineage.starts_with(&fill.lineage) {
                 fill.resolved = true;
             }
         }
         let built = &mut self.built_types;
-        self.building.retain(|(refused, expected)| {
-            let on_its_way = lineage.starts_with(refused);
+        let values = &mut self.built_values;
+        self.building.retain(|building| {
+            let on_its_way = lineage.starts_with(&building.lineage);
             if on_its_way {
-                built.insert(expected.clone());
+                built.insert(building.expected.clone());
+                let node = lineage
+                    .get(building.lineage.len())
+                    .and_then(|branch| building.at.get(branch.index as usize)?.as_deref())
+                    .and_then(|at| follow(value, at));
+                if let Some(node) = node {
+                    values
+                        .entry(building.expected.clone())
+                        .or_insert_with(|| node.clone());
+                }
             }
             !on_its_way
         });
@@ -451,9 +476,11 @@ impl Search {
         self.tried.insert(self.current.tree.to_bytes());
         // A node refused as a named type: the type is built where a probe found it or a
         // fill of it was accepted. Not built again here: inside serde's buffering a
-        // recursive type would be built into itself until the tries run out.
+        // recursive type would be built into itself until the tries run out. Where a value
+        // of it is known, that value is handed there instead.
+        let expected = crate::search::expected_type(message);
         let mut built_already = false;
-        if let Some(expected) = crate::search::expected_type(message) {
+        if let Some(expected) = expected {
             if self.current.probe {
                 self.built_types.insert(expected.to_string());
             }
@@ -466,10 +493,6 @@ impl Search {
                     .fills
                     .iter()
                     .any(|f| f.resolved && f.holds.as_deref() == Some(expected));
-            if !built_already {
-                self.building
-                    .push((self.current.lineage.clone(), expected.to_string()));
-            }
         }
         // The value's own tag (its first entry or item, where serde writes it) names the
         // place's own variants, which the trace builds anyway.
@@ -485,12 +508,27 @@ impl Search {
         let answers = self.current.probe && !own_tag && message.contains("unknown variant ");
         // A sample's value refused here belongs elsewhere; a probe refused for anything but
         // an unknown variant shows no enum there.
-        let mut refined =
-            if built_already || self.current.from_sample || (self.current.probe && !answers) {
-                Vec::new()
-            } else {
-                refine(&self.current, message)
-            };
+        let built_value = expected.and_then(|e| self.built_values.get(e));
+        let mut refined = if self.current.from_sample || (self.current.probe && !answers) {
+            Vec::new()
+        } else if let (true, Some(value)) = (built_already, built_value) {
+            // The type as it was built, where the refusal asks for it.
+            crate::search::substitute(&self.current, message, value)
+        } else if built_already {
+            Vec::new()
+        } else {
+            refine(&self.current, message)
+        };
+        if let (false, Some(expected)) = (built_already, expected) {
+            self.building.push(Building {
+                lineage: self.current.lineage.clone(),
+                expected: expected.to_string(),
+                at: refined
+                    .iter()
+                    .map(|c| steps_to(&c.tree, c.recent.last()?))
+                    .collect(),
+            });
+        }
         let stalled = self.current.stalled || self.current.repeats_refusal(message);
         for c in &mut refined {
             c.probe = false;
@@ -949,7 +987,7 @@ impl State {
             let value = search.current.tree.clone();
             search.tried.insert(value.to_bytes());
             let lineage = search.current.lineage.clone();
-            search.resolve_fills(&lineage);
+            search.resolve_fills(&lineage, &value);
             // A value from elsewhere (a sample's) that holds something where a fill was made
             // built what the fill asked for.
             let names = value.named_variants(&self.tag_keys);
@@ -1760,17 +1798,20 @@ mod tests {
         assert!(search.unresolved_fill("Stop"));
         assert!(!search.unresolved_fill("Idle"));
         // A value two refinements after the first fill: it comes from it.
-        search.resolve_fills(&[branch(0, 0), branch(3, 1), branch(4, 0), branch(6, 2)]);
+        search.resolve_fills(
+            &[branch(0, 0), branch(3, 1), branch(4, 0), branch(6, 2)],
+            &Sample::Nil,
+        );
         assert!(search.fills[0].resolved && !search.fills[1].resolved);
         assert!(search.unresolved_fill("Run"));
         // A value from the third: the second is the same value, filled from elsewhere.
-        search.resolve_fills(&[branch(0, 0), branch(5, 0)]);
+        search.resolve_fills(&[branch(0, 0), branch(5, 0)], &Sample::Nil);
         assert!(!search.unresolved_fill("Run"));
         assert!(!search.unresolved_fill("Stop"));
         // A value from before the fills resolves none.
         let mut fresh = Search::new(Searching::Any, Sample::Nil, Vec::new());
         fresh.fills = vec![fill(vec![branch(0, 0), branch(3, 1)], b"a", &["Run"])];
-        fresh.resolve_fills(&[branch(0, 0)]);
+        fresh.resolve_fills(&[branch(0, 0)], &Sample::Nil);
         assert!(fresh.unresolved_fill("Run"));
     }
 
@@ -1894,6 +1935,32 @@ mod tests {
             search.current.tree,
             Sample::Array(vec![Sample::Bool(false); 2])
         );
+    }
+
+    #[test]
+    fn a_type_built_once_is_handed_as_it_was_built_where_it_is_refused_again() {
+        let message = "invalid type: unit value, expected struct Page";
+        let mut search = Search::new(Searching::Any, Sample::Nil, Vec::new());
+        let mut refused = Candidate::new(Sample::Array(vec![Sample::Nil]));
+        refused.recent = vec![vec![0]];
+        search.current = refused;
+        // Refined into `[{}]` and `[[]]`; the map, filled, is accepted.
+        assert!(search.blame(message));
+        assert_eq!(
+            search.current.tree,
+            Sample::Array(vec![Sample::Map(Vec::new())])
+        );
+        let page = Sample::Map(vec![(s("n"), Sample::Int(1))]);
+        let mut lineage = search.current.lineage.clone();
+        lineage.push(branch(9, 0));
+        search.resolve_fills(&lineage, &Sample::Array(vec![page.clone()]));
+        assert!(search.built_types.contains("struct Page"));
+        // Refused as the same type elsewhere: the value built is handed there.
+        let mut again = Candidate::new(Sample::Array(vec![page.clone(), Sample::Nil]));
+        again.recent = vec![vec![1]];
+        search.current = again;
+        assert!(search.blame(message));
+        assert_eq!(search.current.tree, Sample::Array(vec![page.clone(), page]));
     }
 
     #[test]
