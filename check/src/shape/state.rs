@@ -188,8 +188,10 @@ impl Fill {
         };
         self.names.iter().all(|n| names.contains(&n.as_str()))
             && match follow(value, at) {
-                Some(Sample::Array(items)) => !self.nil && !items.is_empty(),
-                Some(Sample::Map(entries)) => !self.nil && !entries.is_empty(),
+                // A collection holding something fills a nil too (an `Option` of a newtype
+                // of a tuple holds a sequence); an empty one fills nothing.
+                Some(Sample::Array(items)) => !items.is_empty(),
+                Some(Sample::Map(entries)) => !entries.is_empty(),
                 Some(Sample::Nil) | None => false,
                 Some(_) => self.nil,
             }
@@ -1143,6 +1145,16 @@ impl State {
                         })
                         // One tried already comes from elsewhere: its fate is that one's.
                         .filter(|f| !search.tried.contains(&f.tree))
+                        .map(|mut f| {
+                            // A value accepted before (a sample's, handed first) may already
+                            // hold something there.
+                            let tag_keys = &self.tag_keys;
+                            f.resolved = search
+                                .accepted
+                                .iter()
+                                .any(|a| f.filled_by(a, &a.named_variants(tag_keys)));
+                            f
+                        })
                         .collect();
                     search.fills.extend(fills);
                 }
@@ -1848,6 +1860,8 @@ mod tests {
         assert!(nil.filled_by(&holding(Sample::Int(1)), &["A", "B"]));
         assert!(nil.filled_by(&holding(s("x")), &["A", "B"]));
         assert!(!nil.filled_by(&holding(Sample::Nil), &["A", "B"]));
+        assert!(nil.filled_by(&one_item(), &["A", "B"]));
+        assert!(nil.filled_by(&one_entry(), &["A", "B"]));
         assert!(!nil.filled_by(&holding(Sample::Int(1)), &["A"]));
         assert!(!nil.filled_by(&holding(Sample::Array(Vec::new())), &["A", "B"]));
         assert!(!nil.filled_by(&holding(Sample::Map(Vec::new())), &["A", "B"]));
