@@ -389,7 +389,12 @@ pub fn page_with(
             .total_cmp(&a.amplification())
             .then(a.name.cmp(&b.name))
     });
-    let broken = rows.iter().filter(|r| r.broken).count();
+    // A payload not run broke nothing: the check failed before it (its failure says why).
+    let not_run = rows.iter().filter(|r| r.outcome == "not_run").count();
+    let broken = rows
+        .iter()
+        .filter(|r| r.broken && r.outcome != "not_run")
+        .count();
     let worst = sorted
         .first()
         .map(|r| {
@@ -409,10 +414,15 @@ pub fn page_with(
     );
     html += &format!("<h1>{}</h1>\n", escape(title));
     html += &format!(
-        "<p class=\"summary\">{}<br>{} decodes, {} broke it; worst amplification {}</p>\n",
+        "<p class=\"summary\">{}<br>{} decodes, {} broke it{}; worst amplification {}</p>\n",
         escape(summary),
         rows.len(),
         broken,
+        if not_run > 0 {
+            format!(", {not_run} not run")
+        } else {
+            String::new()
+        },
         worst
     );
     html += section;

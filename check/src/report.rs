@@ -435,13 +435,23 @@ impl Report {
     pub fn text(&self) -> String {
         let mut out = String::new();
         let broken = self.broken();
+        // A payload not run broke nothing: the check failed before it (its failure says why).
+        let not_run = broken
+            .iter()
+            .filter(|(row, _)| matches!(row.outcome, Outcome::NotRun))
+            .count();
         let _ = writeln!(
             out,
-            "hardpack-check: {} decoded by {}: {} payloads, {} broke it ({:.1} s)",
+            "hardpack-check: {} decoded by {}: {} payloads, {} broke it{} ({:.1} s)",
             self.type_name,
             self.decoder,
             self.rows.len(),
-            broken.len(),
+            broken.len() - not_run,
+            if not_run > 0 {
+                format!(", {not_run} not run")
+            } else {
+                String::new()
+            },
             self.elapsed.as_secs_f64()
         );
         let _ = writeln!(
@@ -926,6 +936,28 @@ mod tests {
         assert_eq!(
             attack.reached_places(),
             [("T.x", "an attack broke the decoder there")]
+        );
+    }
+
+    #[test]
+    fn payloads_not_run_are_counted_as_not_run_not_as_breaking_the_decoder() {
+        let mut report = report(None);
+        let mut overflowed = row(1, 10);
+        overflowed.outcome = Outcome::StackOverflow;
+        let mut not_run = row(2, 10);
+        not_run.outcome = Outcome::NotRun;
+        report.rows = vec![row(0, 10), overflowed, not_run.clone(), not_run];
+        let headline = report.text().lines().next().unwrap_or_default().to_string();
+        assert!(
+            headline.contains(": 4 payloads, 1 broke it, 2 not run ("),
+            "{headline}"
+        );
+        assert!(!report.is_hardened());
+        report.rows.truncate(2);
+        let headline = report.text().lines().next().unwrap_or_default().to_string();
+        assert!(
+            headline.contains(": 2 payloads, 1 broke it ("),
+            "{headline}"
         );
     }
 
