@@ -1383,9 +1383,17 @@ impl State {
                 .collect();
             known.is_empty() || names.iter().all(|n| known.contains(&n.as_str()))
         };
+        // A struct searched as a whole (one with a field refusing every value) has a tag of
+        // its own only where it is an adjacently tagged enum: a key of its own that a value
+        // put first is no tag.
+        let struct_without_tag = |key: &str| {
+            self.searches[key].kind == Searching::Collection
+                && !self.sampled_structs.values().any(|at| at == key)
+        };
         let Some(key) = self.read.iter().rev().find(|key| {
             self.searches.get(*key).is_some_and(own_tag)
                 && (self.searches[*key].kind == Searching::Leaf || its_own_names(key))
+                && !struct_without_tag(key)
         }) else {
             self.reveal_enum_in_content(&unknown, &names);
             return;
@@ -1975,6 +1983,35 @@ mod tests {
         search.current = again;
         assert!(search.blame(message));
         assert_eq!(search.current.tree, Sample::Array(vec![page.clone(), page]));
+    }
+
+    #[test]
+    fn a_struct_searched_whole_takes_no_tag_of_its_own_from_a_word_put_first() {
+        // A struct with a field that refuses every value is searched as a whole; a value put
+        // `t` first, and an enum read inside refused the word there. The struct is no
+        // tagged enum: no variants of its own come of it.
+        let mut state = State::default();
+        let mut search = Search::new(Searching::Collection, Sample::Map(Vec::new()), Vec::new());
+        search.sampling = true;
+        search.current = Candidate::new(Sample::Map(vec![
+            (s("t"), s(UNKNOWN_NAME)),
+            (
+                s("f0"),
+                Sample::Array(vec![Sample::Map(vec![(s("t"), s(UNKNOWN_NAME))])]),
+            ),
+        ]));
+        state.searches.insert("Job.spec".into(), search);
+        state.read.push("Job.spec".into());
+        let message = format!("unknown variant `{UNKNOWN_NAME}`, expected `Run` or `Stop`");
+        state.reveal_tagged_variants(&message);
+        assert!(state.requests.is_empty(), "{:?}", state.requests.keys());
+        // The same value at an adjacently tagged enum's place: the word is its tag.
+        state
+            .sampled_structs
+            .insert("Job".into(), "Job.spec".into());
+        state.reveal_tagged_variants(&message);
+        let variants: Vec<&str> = state.requests.keys().map(String::as_str).collect();
+        assert_eq!(variants, ["Job::Run", "Job::Stop"]);
     }
 
     #[test]
