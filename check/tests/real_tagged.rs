@@ -55,60 +55,46 @@ enum KvCommand {
     Remove { key: String },
 }
 
-fn variant_lines(report: &Report) -> Vec<&str> {
-    report
+/// Checks `T` as its users would: its variant lines are `variants` (by name, in the
+/// ledger's order), and it is hardened.
+fn assert_hardened_with_variants<T>(variants: &[&str])
+where
+    T: for<'de> Deserialize<'de> + 'static,
+{
+    let report: Report = check::<T>().run();
+    let lines: Vec<&str> = report
         .ledger
         .lines
         .iter()
         .filter(|l| l.variant)
         .map(|l| l.name())
-        .collect()
+        .collect();
+    assert_eq!(lines, variants, "{}", report.text());
+    assert!(report.is_hardened(), "{}", report.text());
 }
+
+// One check per test: a check's children run the test again.
 
 #[test]
 fn variants_renamed_by_hand_are_each_a_closed_line() {
-    let report = check::<Command>().run();
-    assert_eq!(
-        variant_lines(&report),
-        ["::set_fader", "::trigger_button"],
-        "{}",
-        report.text()
-    );
-    assert!(report.is_hardened(), "{}", report.text());
+    assert_hardened_with_variants::<Command>(&["::set_fader", "::trigger_button"]);
 }
 
 #[test]
 fn tags_that_read_as_numbers_are_variants_not_indexes() {
-    let report = check::<MsgHead>().run();
-    assert_eq!(
-        variant_lines(&report),
-        ["MsgHead.type::0", "MsgHead.type::1", "MsgHead.type::2"],
-        "{}",
-        report.text()
-    );
-    assert!(report.is_hardened(), "{}", report.text());
+    assert_hardened_with_variants::<MsgHead>(&[
+        "MsgHead.type::0",
+        "MsgHead.type::1",
+        "MsgHead.type::2",
+    ]);
 }
 
 #[test]
 fn an_adjacently_tagged_variant_renamed_by_rename_all_is_a_closed_line() {
-    let report = check::<Response>().run();
-    assert_eq!(
-        variant_lines(&report),
-        ["Response::unknown"],
-        "{}",
-        report.text()
-    );
-    assert!(report.is_hardened(), "{}", report.text());
+    assert_hardened_with_variants::<Response>(&["Response::unknown"]);
 }
 
 #[test]
 fn an_op_tagged_command_is_hardened_with_both_variants() {
-    let report = check::<KvCommand>().run();
-    assert_eq!(
-        variant_lines(&report),
-        ["::Remove", "::Set"],
-        "{}",
-        report.text()
-    );
-    assert!(report.is_hardened(), "{}", report.text());
+    assert_hardened_with_variants::<KvCommand>(&["::Remove", "::Set"]);
 }
