@@ -41,8 +41,9 @@ pub(crate) struct Candidate {
     /// A variant named where a probe showed an enum, or a collection filled in a sample's
     /// value: one try says what is there, so it is tried before anything found since.
     pub answer: bool,
-    /// The refusal of the value it was refined from.
-    pub parent_refusal: Option<String>,
+    /// The refusal of the value it was refined from, and how many nodes of that value it
+    /// could be about ([`Candidate::suspected`]).
+    pub parent_refusal: Option<(String, usize)>,
     /// Refined from a value refused in its parent's words ([`Candidate::repeats_refusal`]):
     /// tried after every other candidate.
     pub stalled: bool,
@@ -77,12 +78,34 @@ impl Candidate {
     }
 
     /// Whether `message`, its refusal, is the refusal of the value it was refined from, in the
-    /// same words: its change may have answered nothing (a wrong node changed, or a nil made a
-    /// tuple of nils, each refused as the nil before it). Inside serde's buffering a refusal
-    /// names no place, so it may also be the next node refused alike: what is refined from it
-    /// is tried last, not dropped.
+    /// same words, with no fewer nodes it could be about: its change may have answered nothing
+    /// (a wrong node changed, or a nil made a tuple of nils, each refused as the nil before
+    /// it). Inside serde's buffering a refusal names no place, so it may also be the next node
+    /// refused alike: what is refined from it is tried last, not dropped. With fewer such
+    /// nodes (a nil of `[nil, nil]` made `false`, where serde wants two booleans) the change
+    /// answered the refusal, and the same words are the next node's.
     pub(crate) fn repeats_refusal(&self, message: &str) -> bool {
-        self.parent_refusal.as_deref() == Some(message)
+        match &self.parent_refusal {
+            Some((parent, suspected)) if parent == message => {
+                self.suspected(message).is_none_or(|n| n >= *suspected)
+            }
+            _ => false,
+        }
+    }
+
+    /// How many of this candidate's nodes a refusal of a wrong kind of value could be about
+    /// (`invalid type: unit value` counts the nils); none for another refusal.
+    pub(crate) fn suspected(&self, message: &str) -> Option<usize> {
+        let kind = message
+            .strip_prefix("invalid type: ")
+            .and_then(unexpected_kind)?;
+        Some(
+            self.tree
+                .paths()
+                .iter()
+                .filter(|p| self.tree.at(p).is_some_and(|n| n.kind() == kind))
+                .count(),
+        )
     }
 
     /// The candidate with each str in it (a map's key too) replaced by [`UNKNOWN_NAME`] in
@@ -146,24 +169,27 @@ impl Candidate {
         Some(next)
     }
 
-    /// Paths of the nodes of `kind`, the most recently changed first, then the rest in
-    /// document order.
+    /// Paths of the nodes of `kind` in the order they are likely refused: serde reads a value
+    /// in document order, and what came before the node changed last was read and taken
+    /// before it changed. So the node changed last and every node after it come first, in
+    /// document order; then the nodes changed before it and what they hold, the latest
+    /// first; then the rest in document order.
     fn suspects(&self, kind: Option<Kind>) -> Vec<Vec<usize>> {
         let all = self.tree.paths();
         let mut seen: std::collections::BTreeSet<&[usize]> = std::collections::BTreeSet::new();
         let mut changed: std::collections::BTreeSet<&[usize]> = std::collections::BTreeSet::new();
-        let recent = self
+        let mut recent = self
             .recent
             .iter()
             .rev()
-            .filter(|p| changed.insert(p.as_slice()))
-            .flat_map(|p| {
-                // A changed node and what it holds.
-                all.iter().filter(move |q| q.starts_with(p)).rev()
-            })
-            .collect::<Vec<_>>();
+            .filter(|p| changed.insert(p.as_slice()));
+        let latest = recent
+            .next()
+            .and_then(|p| all.iter().position(|q| q == p))
+            .map_or(&all[..0], |at| all.get(at..).unwrap_or_default());
+        let earlier = recent.flat_map(|p| all.iter().filter(move |q| q.starts_with(p)));
         let mut out: Vec<Vec<usize>> = Vec::new();
-        for path in recent.into_iter().chain(all.iter()) {
+        for path in latest.iter().chain(earlier).chain(all.iter()) {
             if !seen.insert(path.as_slice()) {
                 continue;
             }
@@ -983,12 +1009,49 @@ mod tests {
     }
 
     #[test]
-    fn a_refusal_in_its_parents_words_is_a_repeat_and_another_is_not() {
+    fn a_refusal_is_looked_for_at_the_node_changed_last_and_after_it_in_document_order() {
+        // serde read what comes before the node changed last, and took it, before the change.
+        let mut c = Candidate::new(Sample::Array(vec![
+            Sample::Nil,
+            Sample::Array(vec![Sample::Nil, Sample::Nil]),
+            Sample::Nil,
+        ]));
+        c.recent = vec![vec![], vec![1]];
+        assert_eq!(
+            c.suspects(Some(Kind::Nil)),
+            vec![vec![1, 0], vec![1, 1], vec![2], vec![0]]
+        );
+        // Nothing changed yet: the whole value, in document order.
+        c.recent = vec![vec![]];
+        assert_eq!(
+            c.suspects(Some(Kind::Nil)),
+            vec![vec![0], vec![1, 0], vec![1, 1], vec![2]]
+        );
+    }
+
+    #[test]
+    fn a_refusal_in_its_parents_words_is_a_repeat_unless_it_could_be_about_fewer_nodes() {
+        let wants_bool = "invalid type: unit value, expected a boolean";
         let mut c = Candidate::new(Sample::Array(vec![Sample::Nil; 3]));
-        assert!(!c.repeats_refusal("invalid type: unit value, expected a boolean"));
-        c.parent_refusal = Some("invalid type: unit value, expected a boolean".into());
-        assert!(c.repeats_refusal("invalid type: unit value, expected a boolean"));
+        assert_eq!(c.suspected(wants_bool), Some(3));
+        assert!(!c.repeats_refusal(wants_bool));
+        c.parent_refusal = Some((wants_bool.into(), 3));
+        assert!(c.repeats_refusal(wants_bool));
         assert!(!c.repeats_refusal("invalid type: unit value, expected u32"));
+        // One of the three nils answered: the same words are about another.
+        c.tree = Sample::Array(vec![Sample::Bool(false), Sample::Nil, Sample::Nil]);
+        assert!(!c.repeats_refusal(wants_bool));
+        // A nil made a sequence of nils: more of them, no answer.
+        c.tree = Sample::Array(vec![
+            Sample::Array(vec![Sample::Nil; 2]),
+            Sample::Nil,
+            Sample::Nil,
+        ]);
+        assert!(c.repeats_refusal(wants_bool));
+        // Words that name no kind of value count nothing: the same words are a repeat.
+        c.parent_refusal = Some(("missing field `a`".into(), 3));
+        assert_eq!(c.suspected("missing field `a`"), None);
+        assert!(c.repeats_refusal("missing field `a`"));
     }
 
     #[test]

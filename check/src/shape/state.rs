@@ -535,7 +535,10 @@ impl Search {
         for c in &mut refined {
             c.probe = false;
             c.answer = answers;
-            c.parent_refusal = Some(message.to_string());
+            c.parent_refusal = Some((
+                message.to_string(),
+                self.current.suspected(message).unwrap_or(0),
+            ));
             c.stalled = stalled;
         }
         self.push_refined(refined);
@@ -1924,16 +1927,20 @@ mod tests {
 
     #[test]
     fn what_comes_from_a_refusal_in_its_parents_words_is_tried_after_everything_else() {
-        // `[nil, nil]` for `(bool, bool)`: both nils are refused alike, so the value with one
-        // of them mended is refused in its parent's words. Its own refinements (the other nil
-        // mended) still come, after the candidates that made a difference.
+        // `[nil, nil]` for `(bool, bool)`, refused for a nil where a boolean is wanted: the
+        // value with its first nil made a sequence of nils is refused in the same words, about
+        // more nils. Its own refinements still come, after the candidates that made a
+        // difference.
         let message = "invalid type: unit value, expected a boolean";
         let mut search = Search::new(Searching::Any, Sample::Nil, Vec::new());
         search.push_refined(vec![Candidate::new(s("other"))]);
-        let mut mended = Candidate::new(Sample::Array(vec![Sample::Bool(false), Sample::Nil]));
-        mended.parent_refusal = Some(message.into());
-        mended.recent = vec![vec![0]];
-        search.current = mended;
+        let mut grown = Candidate::new(Sample::Array(vec![
+            Sample::Array(vec![Sample::Nil; 2]),
+            Sample::Nil,
+        ]));
+        grown.parent_refusal = Some((message.into(), 2));
+        grown.recent = vec![vec![0]];
+        search.current = grown;
         assert!(search.blame(message));
         assert_eq!(search.current.tree, s("other"));
         let mut tried = Vec::new();
@@ -1941,15 +1948,34 @@ mod tests {
             tried.push(search.current.tree.clone());
         }
         assert!(
-            tried.contains(&Sample::Array(vec![Sample::Bool(false); 2])),
+            tried.contains(&Sample::Array(vec![
+                Sample::Array(vec![Sample::Bool(false), Sample::Nil]),
+                Sample::Nil
+            ])),
             "{tried:?}"
         );
         assert!(search.stack.is_empty());
-        // A refusal in new words is progress: its refinements go on top.
+        // The first nil mended: the same words are about the second, the one left, and its
+        // refinements go on top.
         let mut search = Search::new(Searching::Any, Sample::Nil, Vec::new());
         search.push_refined(vec![Candidate::new(s("other"))]);
         let mut mended = Candidate::new(Sample::Array(vec![Sample::Bool(false), Sample::Nil]));
-        mended.parent_refusal = Some("invalid type: unit value, expected a tuple of size 2".into());
+        mended.parent_refusal = Some((message.into(), 2));
+        mended.recent = vec![vec![0]];
+        search.current = mended;
+        assert!(search.blame(message));
+        assert_eq!(
+            search.current.tree,
+            Sample::Array(vec![Sample::Bool(false); 2])
+        );
+        // A refusal in new words is progress too.
+        let mut search = Search::new(Searching::Any, Sample::Nil, Vec::new());
+        search.push_refined(vec![Candidate::new(s("other"))]);
+        let mut mended = Candidate::new(Sample::Array(vec![Sample::Bool(false), Sample::Nil]));
+        mended.parent_refusal = Some((
+            "invalid type: unit value, expected a tuple of size 2".into(),
+            1,
+        ));
         mended.recent = vec![vec![1]];
         search.current = mended;
         assert!(search.blame(message));
