@@ -535,13 +535,18 @@ fn deserialize<T: Deserialize<'static>>(
 fn apply_samples(traced: &mut Traced, searches: &BTreeMap<String, Search>) {
     let found = |key: &str| -> Option<Shape> {
         let search = searches.get(key)?;
-        // A sample's value as given is attacked through the sample already.
-        let accepted: Vec<Sample> = search
+        // A sample's value as given is attacked through the sample already. Where it is all
+        // the place accepted, the first still stands there in the documents written to reach
+        // other places (inside a recursion no sample holds).
+        let mut accepted: Vec<Sample> = search
             .accepted
             .iter()
             .filter(|a| !search.given.contains(a))
             .cloned()
             .collect();
+        if accepted.is_empty() {
+            accepted.extend(search.accepted.first().cloned());
+        }
         if !search.sampling || accepted.is_empty() {
             return None;
         }

@@ -1137,3 +1137,72 @@ struct TwoAdjacentLists {
 fn two_adjacently_tagged_enums_in_sequences_each_keep_their_own_variants() {
     each_keeps_its_own_variants::<TwoAdjacentLists>();
 }
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(tag = "t", content = "c")]
+enum Beacon {
+    Start,
+    Stop,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+enum Relay {
+    End,
+    Link(Beacon, Option<Box<Relay>>),
+}
+
+#[test]
+fn a_place_no_sample_holds_is_reached_past_a_place_every_sample_holds() {
+    // Each sample holds the adjacently tagged `Beacon` and none goes on past `None`: the
+    // documents that reach the relay's next link are written with the value the samples
+    // gave `Beacon`, or every one of them is refused at `Beacon` before it.
+    let report = check::<Relay>()
+        .sample(&Relay::Link(Beacon::Start, None))
+        .sample(&Relay::Link(Beacon::Stop, None))
+        .run();
+    assert!(report.is_hardened(), "{}", report.text());
+    assert_eq!(open_places(&report), BTreeMap::new());
+    assert!(
+        report
+            .ledger
+            .lines
+            .iter()
+            .any(|l| l.place == "Relay::Link.1?"),
+        "{}",
+        report.text()
+    );
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Tuned {
+    #[serde(rename = "beacon", alias = "b")]
+    first: Beacon,
+    #[serde(deserialize_with = "only_the_secret")]
+    code: String,
+}
+
+fn only_the_secret<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let s = String::deserialize(d)?;
+    if s == "9c3f" {
+        Ok(s)
+    } else {
+        Err(serde::de::Error::custom("not the secret"))
+    }
+}
+
+#[test]
+fn a_field_after_one_with_an_alias_is_named_by_its_own_name_when_no_value_gets_past_it() {
+    // The first field has an alias (serde lists `b, beacon, code`), its value is an
+    // adjacently tagged enum (which no empty map is), and the second field refuses every
+    // value: the struct is asked which name is missing with no field handed.
+    let report = check::<Tuned>().run();
+    assert!(!report.is_hardened(), "{}", report.text());
+    let open = open_places(&report);
+    assert_eq!(
+        open.get("Tuned.code"),
+        Some(&"refused"),
+        "{}",
+        report.text()
+    );
+    assert!(open.keys().all(|k| !k.ends_with(".b")), "{}", report.text());
+}
