@@ -7,7 +7,8 @@
 //! - which field a name reads: the field identifier it makes of the name (serde's derive
 //!   makes one enum variant per field, in order);
 //! - by which name it knows a field: handed the field twice it refuses a "duplicate field",
-//!   or handed every other field a "missing field", by that name.
+//!   or handed every other field, or every field before it, a "missing field", by that name
+//!   (taken only when it is one of that field's listed names).
 //!
 //! A struct whose visitor answers otherwise (a hand-written one) keeps the names serde lists.
 
@@ -31,6 +32,9 @@ pub(super) enum Question {
     Twice(usize),
     /// The same, by every field but this one, of the struct's this many.
     AllBut(usize, usize),
+    /// The same, by the fields before this one: what none of their values is read before
+    /// says it is missing (field 0: an empty map, nothing read).
+    Before(usize),
 }
 
 /// Whether this run puts its question to the struct serde lists as `listed`.
@@ -72,6 +76,7 @@ fn ask<V: Visitor<'static>>(
         }
         Question::Twice(field) => vec![*field, *field],
         Question::AllBut(field, count) => (0..*count).filter(|i| i != field).collect(),
+        Question::Before(field) => (0..*field).collect(),
     };
     visitor
         .visit_map(Fields {
@@ -215,16 +220,25 @@ pub(super) fn learn(
     }
     let mut known = names;
     for (field, name) in known.iter_mut().enumerate() {
-        if field_of.iter().filter(|f| **f == field).count() == 1 {
+        let own: Vec<&str> = listed
+            .iter()
+            .zip(&field_of)
+            .filter(|(_, f)| **f == field)
+            .map(|(n, _)| *n)
+            .collect();
+        if own.len() == 1 {
             // A field without aliases is listed by its name alone.
             continue;
         }
-        *name = answer(Question::Twice(field))
-            .and_then(|said| said_name(&said, "duplicate field `"))
-            .or_else(|| {
-                answer(Question::AllBut(field, count))
-                    .and_then(|said| said_name(&said, "missing field `"))
-            })?;
+        // A name said of another field (an `Option` before it is not missing) is no answer.
+        let mut ask_name = |question: Question, prefix: &str| {
+            answer(question)
+                .and_then(|said| said_name(&said, prefix))
+                .filter(|said| own.contains(&said.as_str()))
+        };
+        *name = ask_name(Question::Twice(field), "duplicate field `")
+            .or_else(|| ask_name(Question::AllBut(field, count), "missing field `"))
+            .or_else(|| ask_name(Question::Before(field), "missing field `"))?;
     }
     Some(field_of.iter().map(|f| known[*f].clone()).collect())
 }
@@ -299,6 +313,10 @@ mod tests {
                         None => format!("missing field `{}`", fields[field].0),
                     }
                 }
+                Question::Before(field) => match (0..field).find(|f| unreadable.contains(f)) {
+                    Some(_) => "not the secret".into(),
+                    None => format!("missing field `{}`", fields[field].0),
+                },
             })
         }
     }
@@ -359,13 +377,42 @@ mod tests {
     }
 
     #[test]
-    fn a_field_neither_question_names_leaves_the_struct_unlearnt() {
-        // Field 0's value is refused, so twice it says nothing; and field 1, every other
-        // field read, refuses too.
+    fn a_field_whose_value_and_whose_siblings_are_refused_is_named_missing_with_none_before_it() {
+        // Field 0's value is refused, so twice it says nothing; and field 1 refuses too, so
+        // every other field read says nothing. Handed no field, serde says the first missing.
         let fields: &[(&str, &[&str])] = &[("r_f0", &["f0_alias", "r_f0"]), ("x", &["x"])];
         let mut asked = Vec::new();
         let answers = derive_answers(fields, &[0, 1], &mut asked);
-        assert_eq!(learn(&["f0_alias", "r_f0", "x"], None, answers), None);
+        let learnt = learn(&["f0_alias", "r_f0", "x"], None, answers);
+        assert_eq!(learnt.unwrap(), ["r_f0", "r_f0", "x"]);
+        assert_eq!(
+            asked[asked.len() - 3..],
+            ["Twice(0)", "AllBut(0, 2)", "Before(0)"]
+        );
+    }
+
+    #[test]
+    fn a_field_no_question_names_leaves_the_struct_unlearnt() {
+        // The field with an alias comes second, after a field whose value is refused.
+        let fields: &[(&str, &[&str])] = &[("x", &["x"]), ("r_f1", &["f1_alias", "r_f1"])];
+        let mut asked = Vec::new();
+        let answers = derive_answers(fields, &[0, 1], &mut asked);
+        assert_eq!(learn(&["x", "f1_alias", "r_f1"], None, answers), None);
+        assert!(asked.contains(&"Before(1)".to_string()), "{asked:?}");
+    }
+
+    #[test]
+    fn a_name_said_of_another_field_is_no_answer() {
+        // An `Option` field with an alias is not missing: handed no field, serde names the
+        // next one, which is not the option's.
+        let listed = &["a", "a_alias", "b"];
+        let answers = |question: Question| match question {
+            Question::Count => Some("invalid length 0, expected struct S with 2 elements".into()),
+            Question::Field(j) => Some(format!("Discriminant({})", [0, 0, 1][j])),
+            Question::Before(_) => Some("missing field `b`".into()),
+            _ => Some("not the secret".into()),
+        };
+        assert_eq!(learn(listed, None, answers), None);
     }
 
     #[test]
