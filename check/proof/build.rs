@@ -1,7 +1,8 @@
 //! Writes the generated types, their samples and their truth (`$OUT_DIR/generated.rs`), from
 //! a seed: `HARDPACK_PROOF_SEED` (a fixed one by default), `HARDPACK_PROOF_TYPES` types
 //! (300 in a release build, 6 in a debug one, by default), `HARDPACK_PROOF_SHAPES=all` for
-//! the shapes the kit does not yet see through as well.
+//! the shapes the kit does not yet see through as well (enums and collections inside a
+//! tagged variant's content).
 
 mod gen;
 

@@ -441,6 +441,19 @@ impl Gen<'_> {
         Ty::Def(def)
     }
 
+    /// A newtype or tuple variant's item. Plain in a tagged variant's content (a primitive,
+    /// at times a planted leaf), unless every shape is asked for.
+    fn content_ty(&mut self, plain: bool, plant: bool) -> Ty {
+        if !plain {
+            return self.ty(false, plant);
+        }
+        if plant && self.rng.chance(30) {
+            self.leaf(false, false)
+        } else {
+            Ty::Prim(Prim::random(self.rng))
+        }
+    }
+
     fn enumeration(&mut self, plant: bool) -> Ty {
         let def = self.defs.len();
         let name = self.fresh("E");
@@ -452,8 +465,7 @@ impl Gen<'_> {
         let repr = match self.rng.below(10) {
             0..=4 => Repr::External,
             5..=6 => Repr::Internal,
-            7..=8 if self.all_shapes => Repr::Adjacent,
-            7..=8 => Repr::External,
+            7..=8 => Repr::Adjacent,
             _ => Repr::Untagged,
         };
         self.coverage.add(match repr {
@@ -474,6 +486,10 @@ impl Gen<'_> {
         // Planted leaves inside an untagged enum would be seen only as the enum: the enum
         // itself is what the generator plants there.
         let plant_inside = plant && repr != Repr::Untagged;
+        // Inside a tagged variant's content (read through serde's buffering) the kit does not
+        // yet build every variant of an enum nested there: plain values and planted leaves,
+        // unless every shape is asked for.
+        let plain_content = matches!(repr, Repr::Internal | Repr::Adjacent) && !self.all_shapes;
         let n = 2 + self.rng.below(3);
         let mut variants = Vec::new();
         for v in 0..n {
@@ -488,12 +504,8 @@ impl Gen<'_> {
                     (Repr::Internal, 1) | (Repr::Internal, 2) | (_, 3) => {
                         self.position.push("struct variant");
                         let n = 1 + self.rng.below(3);
-                        // Inside a tagged variant's content (read through serde's buffering)
-                        // the kit does not yet build every variant of an enum nested there:
-                        // plain fields and planted leaves, unless every shape is asked for.
-                        let plain = repr == Repr::Internal && !self.all_shapes;
-                        let mut fields = self.fields(n, plant_inside, plain);
-                        if plain && plant_inside && self.rng.chance(30) {
+                        let mut fields = self.fields(n, plant_inside, plain_content);
+                        if plain_content && plant_inside && self.rng.chance(30) {
                             let leaf = self.leaf(false, false);
                             if let Some(f) = fields.first_mut() {
                                 f.ty = leaf;
@@ -519,13 +531,15 @@ impl Gen<'_> {
                     }
                     (_, 1) => {
                         self.position.push("newtype variant");
-                        let inner = self.ty(false, plant_inside);
+                        let inner = self.content_ty(plain_content, plant_inside);
                         self.position.pop();
                         VarKind::Newtype(inner)
                     }
                     _ => {
                         self.position.push("tuple variant");
-                        let items = (0..2).map(|_| self.ty(false, plant_inside)).collect();
+                        let items = (0..2)
+                            .map(|_| self.content_ty(plain_content, plant_inside))
+                            .collect();
                         self.position.pop();
                         VarKind::Tuple(items)
                     }
