@@ -1177,17 +1177,8 @@ fn a_place_no_sample_holds_is_reached_past_a_place_every_sample_holds() {
 struct Tuned {
     #[serde(rename = "beacon", alias = "b")]
     first: Beacon,
-    #[serde(deserialize_with = "only_the_secret")]
+    #[serde(deserialize_with = "secret_label")]
     code: String,
-}
-
-fn only_the_secret<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    let s = String::deserialize(d)?;
-    if s == "9c3f" {
-        Ok(s)
-    } else {
-        Err(serde::de::Error::custom("not the secret"))
-    }
 }
 
 #[test]
