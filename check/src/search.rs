@@ -47,6 +47,9 @@ pub(crate) struct Candidate {
     /// Refined from a value refused in its parent's words ([`Candidate::repeats_refusal`]):
     /// tried after every other candidate.
     pub stalled: bool,
+    /// Which of the nodes its parent's refusal could be about it changed, in the order
+    /// [`Candidate::suspects`] gives them: 0 for the likeliest.
+    pub suspect_rank: usize,
 }
 
 /// One refinement a candidate came from: which (a number per refinement), which of its
@@ -74,6 +77,7 @@ impl Candidate {
             answer: false,
             parent_refusal: None,
             stalled: false,
+            suspect_rank: 0,
         }
     }
 
@@ -83,11 +87,13 @@ impl Candidate {
     /// it). Inside serde's buffering a refusal names no place, so it may also be the next node
     /// refused alike: what is refined from it is tried last, not dropped. With fewer such
     /// nodes (a nil of `[nil, nil]` made `false`, where serde wants two booleans) the change
-    /// answered the refusal, and the same words are the next node's.
+    /// answered the refusal, and the same words are the next node's; unless the node it
+    /// changed was not the likeliest ([`Candidate::suspect_rank`]): serde still refuses the
+    /// node before it, in the same words.
     pub(crate) fn repeats_refusal(&self, message: &str) -> bool {
         match &self.parent_refusal {
             Some((parent, suspected)) if parent == message => {
-                self.suspected(message).is_none_or(|n| n >= *suspected)
+                self.suspect_rank > 0 || self.suspected(message).is_none_or(|n| n >= *suspected)
             }
             _ => false,
         }
@@ -166,6 +172,7 @@ impl Candidate {
         *next.tree.at_mut(path)? = node;
         next.recent.retain(|p| !p.starts_with(path));
         next.recent.push(path.to_vec());
+        next.suspect_rank = 0;
         Some(next)
     }
 
@@ -390,10 +397,11 @@ pub(crate) fn refine(refused: &Candidate, message: &str) -> Vec<Candidate> {
         // form leaves out what serde reads as absent (an `Option` field), which the sequence
         // form asks for.
         let forms = expected.starts_with("struct ");
-        for path in refused.suspects(kind).into_iter().take(4) {
+        for (rank, path) in refused.suspects(kind).into_iter().take(4).enumerate() {
             for node in &wanted {
                 out.extend(refused.with(&path, node.clone()).map(|mut c| {
                     c.names_variant |= forms;
+                    c.suspect_rank = rank;
                     c
                 }));
             }
@@ -1030,6 +1038,27 @@ mod tests {
     }
 
     #[test]
+    fn each_guess_at_a_refused_node_says_how_likely_its_node_was() {
+        let mut refused = Candidate::new(Sample::Array(vec![Sample::Nil, Sample::Nil]));
+        refused.suspect_rank = 3;
+        let refined = refine(&refused, "invalid type: unit value, expected a boolean");
+        let ranks: Vec<(Sample, usize)> = refined
+            .iter()
+            .map(|c| (c.tree.clone(), c.suspect_rank))
+            .collect();
+        assert_eq!(
+            ranks,
+            vec![
+                (Sample::Array(vec![Sample::Bool(false), Sample::Nil]), 0),
+                (Sample::Array(vec![Sample::Nil, Sample::Bool(false)]), 1),
+            ]
+        );
+        // Any other change is no guess among nodes: it starts again at 0.
+        let named = refine(&refused, "missing field `a`");
+        assert!(named.iter().all(|c| c.suspect_rank == 0));
+    }
+
+    #[test]
     fn a_refusal_in_its_parents_words_is_a_repeat_unless_it_could_be_about_fewer_nodes() {
         let wants_bool = "invalid type: unit value, expected a boolean";
         let mut c = Candidate::new(Sample::Array(vec![Sample::Nil; 3]));
@@ -1041,6 +1070,10 @@ mod tests {
         // One of the three nils answered: the same words are about another.
         c.tree = Sample::Array(vec![Sample::Bool(false), Sample::Nil, Sample::Nil]);
         assert!(!c.repeats_refusal(wants_bool));
+        // Unless it was not the likeliest nil changed: the one before it is refused alike.
+        c.suspect_rank = 1;
+        assert!(c.repeats_refusal(wants_bool));
+        c.suspect_rank = 0;
         // A nil made a sequence of nils: more of them, no answer.
         c.tree = Sample::Array(vec![
             Sample::Array(vec![Sample::Nil; 2]),

@@ -1109,6 +1109,7 @@ impl State {
                         // collection holds, most often a type built already.
                         c.answer = found.sampled;
                         c.reshaped = false;
+                        c.suspect_rank = 0;
                         let nil = matches!(c.tree.at(&p)?, Sample::Nil);
                         *c.tree.at_mut(&p)? = one;
                         let at = steps_to(&c.tree, &p);
