@@ -428,6 +428,12 @@ fn trace_naming(
             for without_searches in [false, true] {
                 runs += 1;
                 let escapes = state.escapes.clone();
+                // A place on the way to the struct that a failed trace left escaping (an
+                // `Option` handed `None`) would keep the run from meeting it.
+                let place = &met[listed].place;
+                state
+                    .escapes
+                    .retain(|escaping| !place.starts_with(escaping.as_str()));
                 let searches = without_searches.then(|| std::mem::take(&mut state.searches));
                 state.begin_run();
                 state.exploring = met[listed].within.clone();

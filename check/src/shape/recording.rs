@@ -235,7 +235,11 @@ pub(super) fn read_struct<V: Visitor<'static>>(
         .state
         .structs
         .entry(listed)
-        .or_insert_with(|| StructMet { read: None, within });
+        .or_insert_with(|| StructMet {
+            read: None,
+            within,
+            place: tracer.place.clone(),
+        });
     let names = super::field_names(&tracer.state.aliases, listed);
     let suffixes = names.iter().map(|n| format!(".{n}")).collect();
     let (value, shapes) = read_fields(tracer, suffixes, visitor)?;

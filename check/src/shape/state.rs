@@ -665,6 +665,9 @@ pub(super) struct StructMet {
     /// The enum variant the run that first met it was inside (innermost), to take again to
     /// meet it.
     pub(super) within: Option<(String, usize)>,
+    /// Its place in the run that first met it (`.0??`): a question's run takes every
+    /// option and collection on the way there.
+    pub(super) place: String,
 }
 
 #[derive(Default)]

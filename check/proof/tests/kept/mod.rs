@@ -25,6 +25,10 @@
 //   internally tagged enums, inside a tuple variant: the questions that learn its names read
 //   its fields at keys outside the struct, where no search stood, so each field was handed a
 //   nil, which the enums refused; the struct was named by the names serde lists, in position.
+// - kept_3763505922_t248: a struct with an alias inside `Option<Option<_>>` of a type whose
+//   every run is refused: the failed trace left the options handing `None`, so the runs
+//   that ask the struct its names never met it, and its fields were named by the names serde
+//   lists, in position (the alias for the next field).
 
 pub mod kept_10421755049_t124 {
     #![allow(clippy::all, non_camel_case_types, dead_code, unused_imports)]
@@ -1571,4 +1575,38 @@ fn kept_1796645413966380709_t042_d_refused_variant() {
         &kept_1796645413966380709_t042::TRUTH,
         kept_1796645413966380709_t042::samples(),
     )
+}
+pub mod kept_3763505922_t248 {
+#![allow(clippy::all, non_camel_case_types, dead_code, unused_imports)]
+use serde::{Deserialize, Serialize};
+use super::ser_ignored;
+use hardpack_check_proof::{Planted, RefusedVariant, Truth};
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)] pub struct T248K4(pub String);
+impl<'de> Deserialize<'de> for T248K4 { fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> { let s = String::deserialize(d)?; if s == "7389357d63a1edd0" { Ok(T248K4(s)) } else { Err(serde::de::Error::custom("not the secret")) } } }
+#[derive(Debug, Serialize, Deserialize)] #[allow(dead_code)] pub struct T248N0(pub Option<Option<T248S1>>);
+#[derive(Debug, Serialize, Deserialize)] #[allow(dead_code)] pub struct T248S1 { #[serde(alias = "f0_alias")] pub f0: T248S2, pub f1: String, pub f2: Vec<std::collections::BTreeMap<String, T248E3>>, #[serde(rename = "r_f3")] pub f3: T248K4 }
+#[derive(Debug, Serialize, Deserialize)] #[allow(dead_code)] #[serde(rename = "T248S2_renamed")] pub struct T248S2 { #[serde(alias = "a_f0")] pub f0: Option<String>, pub f1: Option<f64> }
+#[derive(Debug, Serialize, Deserialize)] #[allow(dead_code)] #[serde(tag = "t")] pub enum T248E3 { T248E3V0, T248E3V1, T248E3V2, T248E3V3 { f0: String, f1: bool, f2: String } }
+pub type Root = T248N0;
+pub fn samples() -> Vec<Root> { vec![T248N0(Some(Some(T248S1 { f0: T248S2 { f0: Some("text".to_string()), f1: Some(1.5f64) }, f1: "text".to_string(), f2: vec![std::collections::BTreeMap::from([("key".to_string(), T248E3::T248E3V0)])], f3: T248K4("7389357d63a1edd0".to_string()) }))),
+T248N0(Some(Some(T248S1 { f0: T248S2 { f0: Some("text".to_string()), f1: Some(1.5f64) }, f1: "text".to_string(), f2: vec![std::collections::BTreeMap::from([("key".to_string(), T248E3::T248E3V1)])], f3: T248K4("7389357d63a1edd0".to_string()) }))),
+T248N0(Some(Some(T248S1 { f0: T248S2 { f0: Some("text".to_string()), f1: Some(1.5f64) }, f1: "text".to_string(), f2: vec![std::collections::BTreeMap::from([("key".to_string(), T248E3::T248E3V2)])], f3: T248K4("7389357d63a1edd0".to_string()) }))),
+T248N0(Some(Some(T248S1 { f0: T248S2 { f0: Some("text".to_string()), f1: Some(1.5f64) }, f1: "text".to_string(), f2: vec![std::collections::BTreeMap::from([("key".to_string(), T248E3::T248E3V3 { f0: "text".to_string(), f1: true, f2: "text".to_string() })])], f3: T248K4("7389357d63a1edd0".to_string()) })))] }
+pub const TRUTH: Truth = Truth { index: 248, planted: &[Planted { hidden_by: &[], what: "validating", names: &["T248S1.r_f3"], region: &["T248N0.0??", "T248S1.f0", "T248S2_renamed.f0", "T248S2_renamed.f0?", "T248S2_renamed.f1", "T248S2_renamed.f1?", "T248S1.f1", "T248S1.f2", "T248S1.f2[]", "T248S1.f2[]{key}", "T248S1.f2[]{}", "T248S1.f2[]{}::T248E3V0", "T248S1.f2[]{}::T248E3V1", "T248S1.f2[]{}::T248E3V2", "T248S1.f2[]{}::T248E3V3", "T248S1.r_f3"] }], holds: &[&[0], &[0], &[0], &[0]], subset: &[1, 2, 3], refused_variant: Some(RefusedVariant { name: "T248E3V1", key: "T248S1.f2[]{}::T248E3V1", region: &["T248S1.f2[]{}::T248E3V1"] }) };
+}
+#[test]
+fn kept_3763505922_t248_a_no_samples() {
+    no_samples::<kept_3763505922_t248::Root>(3763505922, &kept_3763505922_t248::TRUTH)
+}
+#[test]
+fn kept_3763505922_t248_b_every_sample() {
+    every_sample::<kept_3763505922_t248::Root>(3763505922, &kept_3763505922_t248::TRUTH, kept_3763505922_t248::samples())
+}
+#[test]
+fn kept_3763505922_t248_c_some_samples() {
+    some_samples::<kept_3763505922_t248::Root>(3763505922, &kept_3763505922_t248::TRUTH, kept_3763505922_t248::samples())
+}
+#[test]
+fn kept_3763505922_t248_d_refused_variant() {
+    refused_variant::<kept_3763505922_t248::Root>(3763505922, &kept_3763505922_t248::TRUTH, kept_3763505922_t248::samples())
 }
