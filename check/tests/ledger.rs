@@ -1197,3 +1197,36 @@ fn a_field_after_one_with_an_alias_is_named_by_its_own_name_when_no_value_gets_p
     );
     assert!(open.keys().all(|k| !k.ends_with(".b")), "{}", report.text());
 }
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Shelf {
+    #[serde(alias = "tag_alias")]
+    tag: Option<String>,
+    count: u32,
+    #[serde(rename = "r_label", deserialize_with = "secret_label")]
+    label: String,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+struct Crate(Option<Option<Shelf>>);
+
+#[test]
+fn a_struct_behind_options_a_failed_trace_left_empty_is_asked_its_names() {
+    // Every run is refused at `r_label`, so the trace leaves both options handing `None`;
+    // the runs that ask `Shelf` which name each field has must still reach it, or its
+    // fields are named by serde's list in position (`tag_alias` for `count`).
+    let report = check::<Crate>().run();
+    assert!(!report.is_hardened(), "{}", report.text());
+    let open = open_places(&report);
+    assert_eq!(
+        open.get("Shelf.r_label"),
+        Some(&"refused"),
+        "{}",
+        report.text()
+    );
+    assert!(
+        open.keys().all(|k| !k.contains("tag_alias")),
+        "{}",
+        report.text()
+    );
+}
