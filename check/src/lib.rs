@@ -201,13 +201,16 @@
 //! refuses every value tried) gets the generic payloads and the reason, in
 //! [`Report::trace_error`], and the check fails until a sample is given.
 
-// The counting allocator implements `GlobalAlloc`, which is unsafe to implement; nothing
-// else in the crate is.
+// The counting allocator implements `GlobalAlloc`, which is unsafe to implement, and the
+// child that forks a worker past each death calls libc to fork and wait; nothing else in the
+// crate is unsafe.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
 #[allow(unsafe_code)]
 pub mod alloc;
+#[cfg(target_os = "linux")]
+mod fork;
 pub mod fuzz;
 mod generic;
 pub mod guard;

@@ -190,6 +190,10 @@ pub struct Report {
     pub rows: Vec<Row>,
     /// How long the check took, tracing and child processes included.
     pub elapsed: Duration,
+    /// How many child processes decoded the payloads: one a job ([`crate::Check::jobs`]),
+    /// and one more a death where the OS cannot fork the child past it (on Linux, a death
+    /// costs a fork instead).
+    pub processes: usize,
 }
 
 impl Report {
@@ -217,6 +221,7 @@ impl Report {
             sample_errors: Vec::new(),
             rows: Vec::new(),
             elapsed: Duration::ZERO,
+            processes: 0,
         }
     }
 
@@ -457,13 +462,15 @@ impl Report {
         let _ = writeln!(
             out,
             "  {} build, each payload on a {} stack, heap ceiling {}, at most {} + {} per \
-             input byte held, {:?} a payload",
+             input byte held, {:?} a payload, {} child process{}",
             self.build,
             human_bytes(self.stack_bytes),
             human_bytes(self.heap_ceiling),
             human_bytes(self.amplification.floor),
             human_bytes(self.amplification.per_input_byte),
-            self.time_limit
+            self.time_limit,
+            self.processes,
+            if self.processes == 1 { "" } else { "es" }
         );
         if let Some(e) = &self.trace_error {
             let _ = writeln!(out, "  {e}");

@@ -39,6 +39,9 @@ const CHILD_ENV: &str = "HARDPACK_CHECK_CHILD";
 const TRACE_CHILD_ENV: &str = "HARDPACK_CHECK_TRACE_CHILD";
 /// Set in a trace child that traces without filling nils (see [`crate::shape::filling_nils`]).
 const TRACE_PLAIN_ENV: &str = "HARDPACK_CHECK_TRACE_PLAIN";
+/// What the child's standard error says after each death a fork survived (see `fork.rs`):
+/// what came before it is that death's.
+pub(crate) const DEATH_MARK: &str = "hardpack-check\tdied";
 /// What a child's result lines start with (the rest of its standard output is libtest's).
 const LINE_PREFIX: &str = "hardpack-check\t";
 
@@ -609,6 +612,11 @@ impl Checking<'_> {
                 std::process::exit(0);
             }
         };
+        // A death is survived by a fork where the OS has one: this process serves workers.
+        #[cfg(target_os = "linux")]
+        let after_a_death = crate::fork::serve(&say);
+        #[cfg(not(target_os = "linux"))]
+        let after_a_death = false;
         // Every payload is read and decoded on one thread of the check's stack size: a thread
         // a payload mapped, faulted in and unmapped a stack and an allocator arena for each,
         // and handing each payload to a thread and its result back cost four thread switches.
@@ -620,7 +628,9 @@ impl Checking<'_> {
             std::thread::Builder::new()
                 .name("hardpack-check decoder".into())
                 .stack_size(self.settings.stack_bytes)
-                .spawn_scoped(scope, || self.decode_payloads(decode, role, &at, &say))
+                .spawn_scoped(scope, || {
+                    self.decode_payloads(decode, role, after_a_death, &at, &say)
+                })
                 .map_err(|e| format!("no thread: {e}"))?
                 .join()
                 .map_err(|_| "the thread died".to_string())
@@ -635,18 +645,32 @@ impl Checking<'_> {
     /// The child's payloads, as the parent writes them to its standard input from
     /// `role.first` on, each read and decoded between a `start` line and a `done` line. A
     /// payload's `done` line and the next one's `start` go out in one write: one wakeup of
-    /// the parent a payload. The read is inside the payload's own lines, so a death or a
-    /// hang while reading it is blamed on it.
+    /// the parent a payload. The read of a payload's bytes is inside its own lines, so a death
+    /// or a hang while reading it is blamed on it. Read unbuffered: a worker forked after a
+    /// death (`after_a_death`) starts where the dead one stopped reading, and if that is the
+    /// end, it ends.
     fn decode_payloads(
         &self,
         decode: &DecodeFn<'_>,
         role: &ChildRole,
+        after_a_death: bool,
         at: &AtomicUsize,
         say: &(dyn Fn(&str) + Sync),
     ) {
-        let stdin = std::io::stdin();
-        let mut payloads = PayloadReader(BufReader::new(stdin.lock()));
-        let mut index = role.first;
+        let mut payloads = match unbuffered_stdin() {
+            Ok(stdin) => PayloadReader(stdin),
+            Err(e) => return say(&format!("no-payloads\tno standard input: {e}")),
+        };
+        let ended_early = |index: usize| {
+            let end = role.end;
+            format!("no-payloads\tthey end at {index}, before {end}")
+        };
+        let mut index = match payloads.index() {
+            Ok(Some(index)) => index,
+            Ok(None) if after_a_death => return,
+            Ok(None) => return say(&ended_early(role.first)),
+            Err(e) => return say(&format!("no-payloads\t{}", one_line(&e))),
+        };
         if index >= role.end {
             return;
         }
@@ -655,13 +679,8 @@ impl Checking<'_> {
             at.store(index, Ordering::Relaxed);
             // The child ends when its payloads are decoded: each may as well be `'static`,
             // so that a type that borrows from its input can be decoded from it.
-            let bytes: &'static [u8] = match payloads.next() {
-                Ok(Some(bytes)) => Box::leak(bytes.into_boxed_slice()),
-                Ok(None) => {
-                    let end = role.end;
-                    say(&format!("no-payloads\tthey end at {index}, before {end}"));
-                    return;
-                }
+            let bytes: &'static [u8] = match payloads.payload() {
+                Ok(bytes) => Box::leak(bytes.into_boxed_slice()),
                 Err(e) => {
                     say(&format!("no-payloads\t{}", one_line(&e)));
                     return;
@@ -677,11 +696,28 @@ impl Checking<'_> {
                 cost.elapsed.as_micros(),
                 one_line(&message)
             );
-            index += 1;
-            if index >= role.end {
+            if index + 1 >= role.end {
                 say(&done);
                 return;
             }
+            index = match payloads.index() {
+                Ok(Some(next)) if next == index + 1 => next,
+                Ok(Some(next)) => {
+                    say(&done);
+                    let expected = index + 1;
+                    return say(&format!(
+                        "no-payloads\tpayload {next} came where {expected} was due"
+                    ));
+                }
+                Ok(None) => {
+                    say(&done);
+                    return say(&ended_early(index + 1));
+                }
+                Err(e) => {
+                    say(&done);
+                    return say(&format!("no-payloads\t{}", one_line(&e)));
+                }
+            };
             say(&format!("{done}\n{LINE_PREFIX}start\t{index}"));
         }
     }
@@ -759,10 +795,13 @@ impl Checking<'_> {
             ),
             _ => None,
         };
+        let processes = AtomicUsize::new(0);
         for (step, value) in steps.iter().enumerate() {
             let rows = &mut rows[step * payloads.len()..(step + 1) * payloads.len()];
             if failure.is_none() {
-                failure = self.run_children(ordinal, step, &payloads, rows).err();
+                failure = self
+                    .run_children(ordinal, step, &payloads, rows, &processes)
+                    .err();
             }
             for row in rows.iter_mut().flatten() {
                 row.limit_value = *value;
@@ -825,6 +864,7 @@ impl Checking<'_> {
             sample_errors,
             rows,
             elapsed: Duration::ZERO,
+            processes: processes.into_inner(),
         }
     }
 
@@ -883,6 +923,7 @@ impl Checking<'_> {
         step: usize,
         payloads: &[Payload],
         rows: &mut [Option<Row>],
+        processes: &AtomicUsize,
     ) -> Result<(), String> {
         let jobs = self.settings.jobs.clamp(1, payloads.len().max(1));
         let time_limit = self.settings.time_limit;
@@ -910,6 +951,7 @@ impl Checking<'_> {
                                 first: next,
                                 end,
                             };
+                            processes.fetch_add(1, Ordering::Relaxed);
                             next = one_child(this_test, time_limit, &role, payloads, share, first)?;
                         }
                         Ok(())
@@ -951,12 +993,33 @@ fn one_child(
         .map_err(|e| format!("could not start the child process: {e}"))?;
     let stdin = child.stdin.take().ok_or("no child stdin")?;
     let stdout = child.stdout.take().ok_or("no child stdout")?;
-    let mut stderr = child.stderr.take().ok_or("no child stderr")?;
-    let stderr_reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
+    let stderr = child.stderr.take().ok_or("no child stderr")?;
+    // The child's standard error, cut at each death a fork survived: each piece is the last
+    // words of one death, and the last piece is what came after the last of them.
+    let (last_words_tx, last_words) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut stderr = BufReader::new(stderr);
+        let mut words = String::new();
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match stderr.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let text = String::from_utf8_lossy(&line);
+            if text.trim_end() == DEATH_MARK {
+                if last_words_tx.send(std::mem::take(&mut words)).is_err() {
+                    return;
+                }
+            } else {
+                words.push_str(&text);
+            }
+        }
+        let _ = last_words_tx.send(words);
     });
+    // The longest wait for a death's last words once the child has said it died.
+    let last_words_wait = Duration::from_secs(10);
     let (lines_tx, lines) = mpsc::channel();
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {
@@ -974,9 +1037,9 @@ fn one_child(
     std::thread::scope(|scope| {
         scope.spawn(move || {
             // A child that dies or ends closes the pipe: what it did not read is not needed.
-            let _ = write_payloads(&mut std::io::BufWriter::new(stdin), ours);
+            let _ = write_payloads(&mut std::io::BufWriter::new(stdin), first, ours);
         });
-        let follow = || -> Result<usize, String> {
+        let mut follow = || -> Result<usize, String> {
             let mut in_flight: Option<(usize, Instant)> = None;
             let mut next = first;
             loop {
@@ -1013,6 +1076,33 @@ fn one_child(
                                         process runs the test again and cannot get past an earlier \
                                         check; give each check its own #[test]"
                                     .into());
+                            }
+                            ["no-fork", why] => {
+                                let _ = child.wait();
+                                return Err(format!("the child process could not go on: {why}"));
+                            }
+                            ["died", status] => {
+                                let status = wait_status(status)?;
+                                let words = last_words.recv_timeout(last_words_wait);
+                                let Some((index, since)) = in_flight.take() else {
+                                    return Err(format!(
+                                        "the child process's worker died ({status}) between \
+                                         payloads: {}",
+                                        tail(&words.unwrap_or_default())
+                                    ));
+                                };
+                                let outcome = died(&words.unwrap_or_default(), status);
+                                if let (Some(slot), Some(payload)) =
+                                    (row_at(share, base, index), payloads.get(index))
+                                {
+                                    let mut row = Row::new(index, payload, outcome);
+                                    row.time = since.elapsed();
+                                    *slot = Some(row);
+                                }
+                                next = index + 1;
+                                if next >= role.end {
+                                    return Ok(next);
+                                }
                             }
                             ["start", index] => {
                                 in_flight = index.parse().ok().map(|i| (i, Instant::now()));
@@ -1062,7 +1152,7 @@ fn one_child(
                     }
                     Err(mpsc::RecvTimeoutError::Disconnected) => {
                         let status = child.wait().map_err(|e| e.to_string())?;
-                        let stderr = stderr_reader.join().unwrap_or_default();
+                        let stderr = last_words.recv_timeout(last_words_wait).unwrap_or_default();
                         return match in_flight {
                             Some((index, since)) => {
                                 let outcome = died(&stderr, status);
@@ -1092,6 +1182,19 @@ fn one_child(
         let _ = child.wait();
         result
     })
+}
+
+/// A worker's raw wait status, as the child says it after a death.
+fn wait_status(said: &str) -> Result<std::process::ExitStatus, String> {
+    let raw: i32 = said
+        .parse()
+        .map_err(|_| format!("a bad wait status: {said}"))?;
+    #[cfg(unix)]
+    return Ok(std::os::unix::process::ExitStatusExt::from_raw(raw));
+    #[cfg(not(unix))]
+    Err(format!(
+        "a wait status ({raw}) from a child that cannot fork"
+    ))
 }
 
 /// The slot of payload `index` in a share of the rows that starts at payload `base`.
@@ -1166,13 +1269,19 @@ fn child_role() -> Option<ChildRole> {
     })
 }
 
-/// Writes `payloads` as a child reads them: each as its length and its pieces, a piece as
-/// the length of its unit, how many times the unit is repeated, and the unit (every number 8
-/// bytes, little-endian); the child builds the whole. Through a pipe, not a file: a type's
-/// attacks with their bodies can come to gigabytes, which a disk may not have free. A bomb of
-/// 16 MiB crosses it as a few bytes and a count.
-fn write_payloads(out: &mut impl std::io::Write, payloads: &[Payload]) -> std::io::Result<()> {
-    for payload in payloads {
+/// Writes `payloads`, the first of which is payload `first`, as a child reads them: each as
+/// its index, its length and its pieces, a piece as the length of its unit, how many times
+/// the unit is repeated, and the unit (every number 8 bytes, little-endian); the child builds
+/// the whole. Through a pipe, not a file: a type's attacks with their bodies can come to
+/// gigabytes, which a disk may not have free. A bomb of 16 MiB crosses it as a few bytes and
+/// a count.
+fn write_payloads(
+    out: &mut impl std::io::Write,
+    first: usize,
+    payloads: &[Payload],
+) -> std::io::Result<()> {
+    for (index, payload) in (first..).zip(payloads) {
+        out.write_all(&(index as u64).to_le_bytes())?;
         out.write_all(&(payload.bytes.len() as u64).to_le_bytes())?;
         for (unit, times) in payload.bytes.pieces() {
             out.write_all(&(unit.len() as u64).to_le_bytes())?;
@@ -1200,10 +1309,17 @@ impl<R: Read> PayloadReader<R> {
         }
     }
 
-    /// The next payload, built whole from its pieces; `None` after the last.
-    fn next(&mut self) -> Result<Option<Vec<u8>>, String> {
+    /// The next payload's index; `None` after the last.
+    fn index(&mut self) -> Result<Option<usize>, String> {
+        self.number()?
+            .map(|n| usize::try_from(n).map_err(|_| format!("a payload index of {n}")))
+            .transpose()
+    }
+
+    /// The payload whose index was just read, built whole from its pieces.
+    fn payload(&mut self) -> Result<Vec<u8>, String> {
         let Some(length) = self.number()? else {
-            return Ok(None);
+            return Err("a payload index with no payload after it".into());
         };
         let cut_short =
             |got: usize| format!("a payload of {length} bytes is cut short after {got}");
@@ -1247,8 +1363,21 @@ impl<R: Read> PayloadReader<R> {
                 copies += more;
             }
         }
-        Ok(Some(bytes))
+        Ok(bytes)
     }
+}
+
+/// The standard input, read without a buffer of its own: a worker forked after a death
+/// starts where the dead one stopped reading (see `fork.rs`).
+fn unbuffered_stdin() -> std::io::Result<Box<dyn Read>> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let input = std::io::stdin().as_fd().try_clone_to_owned()?;
+        Ok(Box::new(std::fs::File::from(input)))
+    }
+    #[cfg(not(unix))]
+    Ok(Box::new(BufReader::new(std::io::stdin())))
 }
 
 /// The command that runs this check again: the same test alone, or the same program with
@@ -1351,12 +1480,34 @@ mod tests {
             .map(|(i, b)| Payload::new(format!("p{i}"), "", b.to_vec()))
             .collect();
         let mut written = Vec::new();
-        write_payloads(&mut written, &payloads).unwrap();
+        write_payloads(&mut written, 7, &payloads).unwrap();
         let mut all = PayloadReader(&written[..]);
-        assert_eq!(all.next(), Ok(Some(Vec::new())));
-        assert_eq!(all.next(), Ok(Some(vec![0x91, 0xc0])));
-        assert_eq!(all.next(), Ok(Some(b"abc".to_vec())));
-        assert_eq!(all.next(), Ok(None));
+        assert_eq!(all.index(), Ok(Some(7)));
+        assert_eq!(all.payload(), Ok(Vec::new()));
+        assert_eq!(all.index(), Ok(Some(8)));
+        assert_eq!(all.payload(), Ok(vec![0x91, 0xc0]));
+        assert_eq!(all.index(), Ok(Some(9)));
+        assert_eq!(all.payload(), Ok(b"abc".to_vec()));
+        assert_eq!(all.index(), Ok(None));
+    }
+
+    #[test]
+    fn a_reader_stops_at_the_end_of_its_payload() {
+        // What a worker forked after a death reads starts at the next payload's index.
+        let payloads: Vec<Payload> = [&b"\x01\x02"[..], b"\x03"]
+            .iter()
+            .map(|b| Payload::new("p", "", b.to_vec()))
+            .collect();
+        let mut written = Vec::new();
+        write_payloads(&mut written, 0, &payloads).unwrap();
+        let mut input = &written[..];
+        let mut first = PayloadReader(&mut input);
+        assert_eq!(first.index(), Ok(Some(0)));
+        assert_eq!(first.payload(), Ok(vec![1, 2]));
+        let mut next = PayloadReader(&mut input);
+        assert_eq!(next.index(), Ok(Some(1)));
+        assert_eq!(next.payload(), Ok(vec![3]));
+        assert_eq!(next.index(), Ok(None));
     }
 
     #[test]
@@ -1367,31 +1518,32 @@ mod tests {
             .then_repeat(&[0xc0], 99_999);
         let payloads = [Payload::new("bomb", "", bomb.clone())];
         let mut written = Vec::new();
-        write_payloads(&mut written, &payloads).unwrap();
+        write_payloads(&mut written, 0, &payloads).unwrap();
         assert!(written.len() < 100, "{} bytes written", written.len());
         let mut all = PayloadReader(&written[..]);
+        assert_eq!(all.index(), Ok(Some(0)));
         let expected = [
             vec![0x81, 0xa1, b'k'],
             [0x91, 0x92].repeat(100_000),
             vec![0xc0; 100_000],
         ]
         .concat();
-        assert_eq!(all.next().unwrap().unwrap(), expected);
-        assert_eq!(all.next(), Ok(None));
+        assert_eq!(all.payload().unwrap(), expected);
+        assert_eq!(all.index(), Ok(None));
     }
 
     #[test]
     fn a_damaged_length_is_an_error() {
         // A length with no pieces after it, then one whose piece claims more than it.
         let bytes = [&u64::MAX.to_le_bytes()[..], b"abc"].concat();
-        let err = PayloadReader(&bytes[..]).next().unwrap_err();
+        let err = PayloadReader(&bytes[..]).payload().unwrap_err();
         assert!(err.contains("cut short after 0"), "{err}");
         let bytes = [5u64, 2, 3]
             .iter()
             .flat_map(|n| n.to_le_bytes())
             .chain(*b"ab")
             .collect::<Vec<u8>>();
-        let err = PayloadReader(&bytes[..]).next().unwrap_err();
+        let err = PayloadReader(&bytes[..]).payload().unwrap_err();
         assert!(err.contains("a piece of 2 bytes 3 times after 0"), "{err}");
     }
 }

@@ -93,6 +93,48 @@ fn rmp_serde_overflowing_the_stack_is_that_payloads_result_and_the_check_goes_on
     assert!(report.text().contains("overflowed"), "{}", report.text());
 }
 
+#[test]
+fn each_death_is_blamed_on_its_own_payload_with_its_own_last_words_and_the_rest_decode() {
+    // Every third payload (by length) kills the decoding process, saying which it was.
+    let report = check::<Request>()
+        .decoder(
+            "dies on every third length",
+            |bytes| -> Result<Request, String> {
+                if bytes.len() % 3 == 0 {
+                    eprintln!("dying on a payload of {} bytes", bytes.len());
+                    std::process::abort();
+                }
+                Err(format!("refused {} bytes", bytes.len()))
+            },
+        )
+        .jobs(2)
+        .run();
+    assert!(report.failure.is_none(), "{}", report.text());
+    let mut deaths = 0;
+    for (at, row) in report.rows.iter().enumerate() {
+        assert_eq!(row.index, at, "{row:?}");
+        if row.input_bytes % 3 == 0 {
+            deaths += 1;
+            let own_words = format!("dying on a payload of {} bytes", row.input_bytes);
+            assert!(
+                matches!(&row.outcome, Outcome::Crashed(why) if why.contains(&own_words)),
+                "{row:?}"
+            );
+        } else {
+            let refused = format!("refused {} bytes", row.input_bytes);
+            assert_eq!(row.outcome, Outcome::Refused(refused), "{row:?}");
+        }
+    }
+    assert!(deaths > 30, "{deaths} deaths: {}", report.text());
+    // A death is survived by forking the child that was already started, where the OS can.
+    let expected_processes = if cfg!(target_os = "linux") {
+        2
+    } else {
+        2 + deaths
+    };
+    assert_eq!(report.processes, expected_processes, "{}", report.text());
+}
+
 /// A hand-written `Deserialize` that trusts the size hint, as many do.
 #[derive(Debug)]
 struct Preallocates(#[allow(dead_code)] Vec<u64>);
