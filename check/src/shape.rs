@@ -433,7 +433,7 @@ fn trace_naming(
                 let place = &met[listed].place;
                 state
                     .escapes
-                    .retain(|escaping| !place.starts_with(escaping.as_str()));
+                    .retain(|escaping| !is_on_the_way(escaping, place));
                 let searches = without_searches.then(|| std::mem::take(&mut state.searches));
                 state.begin_run();
                 state.exploring = met[listed].within.clone();
@@ -631,5 +631,45 @@ fn replace_sampled(shape: &mut Shape, key: &str, found: &dyn Fn(&str) -> Option<
             }
         }
         _ => {}
+    }
+}
+
+/// Whether `place` is `to` or on the way to it: `to`'s path goes on past `place` with a step
+/// of its own (a field `.f`, an element `[]`, an option's inside `?`, a map's `{}`, a variant
+/// `::V`), so `.f1` is not on the way to `.f10`.
+fn is_on_the_way(place: &str, to: &str) -> bool {
+    to.strip_prefix(place).is_some_and(|rest| {
+        place.is_empty() || rest.is_empty() || rest.starts_with(['.', '?', '[', '{', ':'])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_on_the_way;
+
+    #[test]
+    fn a_place_is_on_the_way_to_what_its_path_steps_into_and_no_further() {
+        for (place, to) in [
+            ("", ".f1"),
+            (".f1", ".f1"),
+            (".f1", ".f1.f0"),
+            (".f1", ".f1?"),
+            (".f1?", ".f1??.x"),
+            (".items", ".items[]"),
+            (".map", ".map{}"),
+            (".map", ".map{key}"),
+            (".kind", ".kind::Link.0"),
+        ] {
+            assert!(is_on_the_way(place, to), "{place} on the way to {to}");
+        }
+        for (place, to) in [
+            (".f1", ".f10"),
+            (".f1", ".f"),
+            (".f1?", ".f1"),
+            (".a.b", ".a.c.b"),
+            (".0", ".01"),
+        ] {
+            assert!(!is_on_the_way(place, to), "{place} not on the way to {to}");
+        }
     }
 }
