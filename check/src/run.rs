@@ -8,10 +8,12 @@
 //! input; a child never traces or generates anything. A check in such a process does not
 //! spawn: the one it names reads its payloads, decodes them in order, says on its standard
 //! output when it starts each and how each ended, and ends the process; the checks before it
-//! in the same test return at once. When the child dies, the payload it had started is blamed and the next child
-//! starts after it, so a death costs one process start. From a `#[test]`, the child runs
-//! that test alone (libtest names the test's thread after the test); from a `main`, the
-//! program runs again with its own arguments.
+//! in the same test return at once. When the decoding dies, the payload it had started is
+//! blamed and decoding goes on after it: on Linux the child decodes in a forked worker, says
+//! `died` when one dies and forks the next (`fork.rs`), so a death costs a fork; elsewhere the
+//! next child starts after it, and a death costs a process start. From a `#[test]`, the
+//! child runs that test alone (libtest names the test's thread after the test); from a
+//! `main`, the program runs again with its own arguments.
 
 use std::cell::Cell;
 use std::collections::BTreeSet;

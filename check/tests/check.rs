@@ -135,6 +135,72 @@ fn each_death_is_blamed_on_its_own_payload_with_its_own_last_words_and_the_rest_
     assert_eq!(report.processes, expected_processes, "{}", report.text());
 }
 
+#[test]
+fn a_payload_that_hangs_is_timed_out_and_whatever_decoded_it_is_gone() {
+    // Every 3-byte payload (a claim with nothing after it) hangs the decoder.
+    let report = check::<Request>()
+        .decoder("hangs on 3 bytes", |bytes| -> Result<Request, String> {
+            if bytes.len() == 3 {
+                loop {
+                    std::thread::sleep(std::time::Duration::from_secs(1));
+                }
+            }
+            Err(format!("refused {} bytes", bytes.len()))
+        })
+        .time_limit(std::time::Duration::from_millis(300))
+        .jobs(2)
+        .run();
+    assert!(report.failure.is_none(), "{}", report.text());
+    let mut hangs = 0;
+    for row in &report.rows {
+        if row.input_bytes == 3 {
+            hangs += 1;
+            assert_eq!(row.outcome, Outcome::TimedOut, "{row:?}");
+        } else {
+            let refused = format!("refused {} bytes", row.input_bytes);
+            assert_eq!(row.outcome, Outcome::Refused(refused), "{row:?}");
+        }
+    }
+    assert!(hangs >= 3, "{hangs} hangs: {}", report.text());
+    // Nothing that decoded for the check outlives it (a killed process may take a moment).
+    #[cfg(target_os = "linux")]
+    {
+        let test = "a_payload_that_hangs_is_timed_out_and_whatever_decoded_it_is_gone";
+        let since = std::time::Instant::now();
+        while !running_for(test).is_empty() && since.elapsed().as_secs() < 5 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert_eq!(running_for(test), Vec::<u32>::new());
+    }
+}
+
+/// The processes of this test binary, other than this one, that run `test` and are not
+/// zombies.
+#[cfg(target_os = "linux")]
+fn running_for(test: &str) -> Vec<u32> {
+    let exe = std::fs::read_link("/proc/self/exe").unwrap();
+    let mut running: Vec<u32> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| pid != std::process::id())
+        .filter(|pid| std::fs::read_link(format!("/proc/{pid}/exe")).is_ok_and(|e| e == exe))
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|args| args.split(|&b| b == 0).any(|arg| arg == test.as_bytes()))
+        })
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                stat.rsplit(") ")
+                    .next()
+                    .is_some_and(|s| !s.starts_with('Z'))
+            })
+        })
+        .collect();
+    running.sort_unstable();
+    running
+}
+
 /// A hand-written `Deserialize` that trusts the size hint, as many do.
 #[derive(Debug)]
 struct Preallocates(#[allow(dead_code)] Vec<u64>);
