@@ -320,8 +320,13 @@ impl Gen<'_> {
 
     fn fields(&mut self, n: usize, plant: bool, plain: bool) -> Vec<Field> {
         let mut fields = Vec::new();
+        // A struct variant's fields are counted apart from a struct's.
+        let position = match self.position.last() {
+            Some(&"struct variant") => "struct variant field",
+            _ => "struct field",
+        };
         for i in 0..n {
-            self.position.push("struct field");
+            self.position.push(position);
             let ty = if plain {
                 Ty::Prim(Prim::random(self.rng))
             } else {

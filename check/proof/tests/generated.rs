@@ -58,6 +58,7 @@ fn the_generator_covers_every_shape_and_position() {
     for what in [
         "enum externally tagged",
         "enum internally tagged",
+        "enum adjacently tagged",
         "enum untagged",
         "untagged catch-all",
         "flatten",
@@ -70,10 +71,18 @@ fn the_generator_covers_every_shape_and_position() {
         "enum in struct field",
         "enum in sequence",
         "enum in map value",
+        "enum in option",
+        "enum in tuple",
+        "enum in newtype",
+        "enum in generic",
         "enum in newtype variant",
         "enum in tuple variant",
+        "enum in struct variant field",
         "leaf validating in struct field",
+        "leaf validating in struct variant",
+        "leaf validating in map value",
         "leaf opaque in struct field",
+        "leaf opaque in tuple variant",
     ] {
         assert!(count(what) > 0, "no {what} in {COVERAGE:?}");
     }
