@@ -17,12 +17,11 @@ use std::io::Write;
 
 use crate::run::DEATH_MARK;
 
-/// In the process the parent started: returns in each worker, `true` in one forked after a
-/// death (so it starts wherever its predecessor stopped). Between workers, says `died` and
-/// the raw wait status on the child's result lines for each death, and ends the process
-/// when a worker ends of itself. If a fork fails, this process decodes as the worker itself.
-pub(crate) fn serve(say: &dyn Fn(&str)) -> bool {
-    let mut after_a_death = false;
+/// In the process the parent started: returns in each worker, which reads on from wherever
+/// the one before it stopped. Between workers, says `died` and the raw wait status on the
+/// child's result lines for each death, and ends the process when a worker ends of itself.
+/// If a fork fails, this process decodes as the worker itself.
+pub(crate) fn serve(say: &dyn Fn(&str)) {
     loop {
         // Nothing buffered may be written twice, once by each process.
         let _ = std::io::stdout().flush();
@@ -30,7 +29,7 @@ pub(crate) fn serve(say: &dyn Fn(&str)) -> bool {
         // SAFETY: see the module's documentation; the worker goes on in this thread.
         let pid = unsafe { libc::fork() };
         if pid < 0 {
-            return after_a_death;
+            return;
         }
         if pid == 0 {
             // A worker whose server is killed (at the parent's time limit) dies with it.
@@ -39,7 +38,7 @@ pub(crate) fn serve(say: &dyn Fn(&str)) -> bool {
             if std::os::unix::process::parent_id() != server {
                 std::process::exit(0);
             }
-            return after_a_death;
+            return;
         }
         let status = match wait_for(pid) {
             Ok(status) => status,
@@ -53,7 +52,6 @@ pub(crate) fn serve(say: &dyn Fn(&str)) -> bool {
         }
         let _ = writeln!(std::io::stderr(), "\n{DEATH_MARK}");
         say(&format!("died\t{status}"));
-        after_a_death = true;
     }
 }
 
