@@ -657,15 +657,16 @@ impl Checking<'_> {
             Ok(stdin) => PayloadReader(stdin),
             Err(e) => return say(&format!("no-payloads\tno standard input: {e}")),
         };
-        let ended_early = |index: usize| {
-            let end = role.end;
-            format!("no-payloads\tthey end at {index}, before {end}")
-        };
         // A worker forked after a death on the share's last payload finds nothing left, and
         // says so to a parent no longer listening.
         let mut index = match payloads.index() {
             Ok(Some(index)) => index,
-            Ok(None) => return say(&ended_early(role.first)),
+            Ok(None) => {
+                let (first, end) = (role.first, role.end);
+                return say(&format!(
+                    "no-payloads\tnone came: {first} to {end} were due"
+                ));
+            }
             Err(e) => return say(&format!("no-payloads\t{}", one_line(&e))),
         };
         if index >= role.end {
@@ -701,7 +702,10 @@ impl Checking<'_> {
                 Ok(Some(next)) => next,
                 Ok(None) => {
                     say(&done);
-                    return say(&ended_early(index + 1));
+                    let end = role.end;
+                    return say(&format!(
+                        "no-payloads\tthey end after {index}, before {end}"
+                    ));
                 }
                 Err(e) => {
                     say(&done);
