@@ -1008,6 +1008,7 @@ fn one_child(
                 }
             } else {
                 words.push_str(&text);
+                keep_the_end(&mut words, MAX_LAST_WORDS);
             }
         }
         let _ = last_words_tx.send(words);
@@ -1176,6 +1177,28 @@ fn one_child(
         let _ = child.wait();
         result
     })
+}
+
+/// The most of a child's standard error kept between two deaths: a death's cause is in its
+/// last lines, and a decoder that writes on every payload must not fill the parent.
+const MAX_LAST_WORDS: usize = 64 << 10;
+
+/// Cuts `text` to about its last `most` bytes, at a line's start where there is one, once it
+/// holds twice that.
+fn keep_the_end(text: &mut String, most: usize) {
+    if text.len() <= 2 * most {
+        return;
+    }
+    let Some(from) = (text.len() - most..=text.len()).find(|&at| text.is_char_boundary(at)) else {
+        return;
+    };
+    // The last line is kept, in part if it is longer than `most`.
+    let tail = &text[from..];
+    let before_the_last_line = tail.strip_suffix('\n').unwrap_or(tail);
+    let cut = before_the_last_line
+        .find('\n')
+        .map_or(from, |at| from + at + 1);
+    text.drain(..cut);
 }
 
 /// A worker's raw wait status, as the child says it after a death.
@@ -1502,6 +1525,32 @@ mod tests {
         assert_eq!(next.index(), Ok(Some(1)));
         assert_eq!(next.payload(), Ok(vec![3]));
         assert_eq!(next.index(), Ok(None));
+    }
+
+    #[test]
+    fn what_a_child_says_on_its_standard_error_is_kept_from_its_end() {
+        let mut said = String::new();
+        for payload in 0..10_000 {
+            said.push_str(&format!("payload {payload}: a warning é\n"));
+            keep_the_end(&mut said, 1_000);
+        }
+        said.push_str("thread 'hardpack-check decoder' has overflowed its stack\n");
+        keep_the_end(&mut said, 1_000);
+        assert!(said.len() <= 2_000, "{} bytes kept", said.len());
+        assert!(said.starts_with("payload "), "{said}");
+        assert!(said.contains("payload 9999: a warning é\n"), "{said}");
+        assert!(said.ends_with("has overflowed its stack\n"), "{said}");
+        // A line longer than what is kept is cut between characters.
+        let mut long = "é".repeat(3_000);
+        keep_the_end(&mut long, 1_000);
+        assert!(
+            (1_000..=1_001).contains(&long.len()),
+            "{} bytes kept",
+            long.len()
+        );
+        let mut long_line = format!("{}\n", "x".repeat(5_000));
+        keep_the_end(&mut long_line, 1_000);
+        assert_eq!(long_line, format!("{}\n", "x".repeat(999)));
     }
 
     #[test]
