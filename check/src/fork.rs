@@ -6,7 +6,9 @@
 //!
 //! Why this is sound: the worker is forked from the thread that runs the check, with the
 //! test harness's thread blocked waiting for it, so no lock a worker needs is held by a
-//! thread it lacks (glibc's fork resets its allocator's locks); the worker reads its payloads
+//! thread it lacks (glibc's fork resets its allocator's locks). A process with more threads
+//! than those two (a program whose `main` started its own, a test that did) does not fork:
+//! one of them could hold a lock the worker would wait on forever. The worker reads its payloads
 //! unbuffered (`run::PayloadReader` on the raw standard input), so what a dead worker did not
 //! read is where the next one starts.
 
@@ -20,8 +22,12 @@ use crate::run::DEATH_MARK;
 /// In the process the parent started: returns in each worker, which reads on from wherever
 /// the one before it stopped. Between workers, says `died` and the raw wait status on the
 /// child's result lines for each death, and ends the process when a worker ends of itself.
-/// If a fork fails, this process decodes as the worker itself.
+/// If a fork fails, or other threads run beside the check, this process decodes as the
+/// worker itself.
 pub(crate) fn serve(say: &dyn Fn(&str)) {
+    if threads() > HARNESS_THREADS {
+        return;
+    }
     loop {
         // Nothing buffered may be written twice, once by each process.
         let _ = std::io::stdout().flush();
@@ -53,6 +59,14 @@ pub(crate) fn serve(say: &dyn Fn(&str)) {
         let _ = writeln!(std::io::stderr(), "\n{DEATH_MARK}");
         say(&format!("died\t{status}"));
     }
+}
+
+/// The threads of a process running one test alone: libtest's own and the test's.
+const HARNESS_THREADS: usize = 2;
+
+/// How many threads this process has (more than any harness has, if it cannot be read).
+fn threads() -> usize {
+    std::fs::read_dir("/proc/self/task").map_or(usize::MAX, Iterator::count)
 }
 
 /// The raw wait status of the process `pid`.

@@ -75,8 +75,8 @@
 //! child (one a core, [`Check::jobs`]) is fed its share through its standard input. On Linux
 //! the child forks a worker to decode them and outlives the worker's deaths, so a stack
 //! overflow costs a fork: a check whose 11,233 payloads of 11,240 overflow rmp-serde's stack
-//! takes 8 s in a debug build, two child processes in all ([`Report::processes`]); elsewhere
-//! a death costs a process start. [`Report::elapsed`] says how long a check took. The
+//! takes 8 s in a debug build, two child processes in all ([`Report::processes`]); elsewhere,
+//! or beside threads of the program's own, a death costs a process start. [`Report::elapsed`] says how long a check took. The
 //! children run on Linux, macOS and Windows (where a stack
 //! overflow is read from the exit status `0xC00000FD`); [`guard::run_guarded`], the memory
 //! cap `hardpack audit` puts on a decoder, needs a Unix system.

@@ -137,6 +137,48 @@ fn each_death_is_blamed_on_its_own_payload_with_its_own_last_words_and_the_rest_
 }
 
 #[test]
+fn a_child_with_threads_of_its_own_is_started_again_after_each_death_instead_of_forked() {
+    // A thread beside the check (as a program's own would be) could hold a lock when the
+    // child forks; such a child is not forked, and each death costs a process start.
+    std::thread::spawn(std::thread::park);
+    let report = check::<Request>()
+        .decoder(
+            "dies on every third length",
+            |bytes| -> Result<Request, String> {
+                if bytes.len() % 3 == 0 {
+                    eprintln!("dying on a payload of {} bytes", bytes.len());
+                    std::process::abort();
+                }
+                Err(format!("refused {} bytes", bytes.len()))
+            },
+        )
+        .jobs(2)
+        .run();
+    assert!(report.failure.is_none(), "{}", report.text());
+    let mut deaths = 0;
+    for row in &report.rows {
+        if row.input_bytes % 3 == 0 {
+            deaths += 1;
+            let own_words = format!("dying on a payload of {} bytes", row.input_bytes);
+            assert!(
+                matches!(&row.outcome, Outcome::Crashed(why) if why.contains(&own_words)),
+                "{row:?}"
+            );
+        } else {
+            let refused = format!("refused {} bytes", row.input_bytes);
+            assert_eq!(row.outcome, Outcome::Refused(refused), "{row:?}");
+        }
+    }
+    assert!(deaths > 30, "{deaths} deaths: {}", report.text());
+    // One process a job, and one more a death but where a job's last payload died.
+    assert!(
+        (deaths + 1..=deaths + 2).contains(&report.processes),
+        "{deaths} deaths: {}",
+        report.text()
+    );
+}
+
+#[test]
 fn a_payload_that_hangs_is_timed_out_and_whatever_decoded_it_is_gone() {
     // Every 3-byte payload (a claim with nothing after it) hangs the decoder.
     let report = check::<Request>()
